@@ -1,0 +1,70 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { type OpenedDatabase, openConfiguredDatabase } from '../runtime.js';
+import { type AdminCommand, type CommandContext, UsageError } from './command.js';
+
+const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+
+async function loadCommands(): Promise<Map<string, AdminCommand>> {
+  const files = (await readdir(COMMANDS_DIR)).filter(
+    (file) => /\.(js|ts)$/.test(file) && !file.endsWith('.d.ts'),
+  );
+  const commands = new Map<string, AdminCommand>();
+  for (const file of files.sort()) {
+    const module = (await import(pathToFileURL(path.join(COMMANDS_DIR, file)).href)) as {
+      command?: AdminCommand;
+    };
+    if (module.command) commands.set(module.command.name, module.command);
+  }
+  return commands;
+}
+
+function help(commands: Map<string, AdminCommand>): string {
+  const lines = [...commands.values()].map((command) => `  ${command.usage}\n      ${command.summary}`);
+  return `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]) {
+  const commands = await loadCommands();
+  const [name, ...args] = argv;
+  const command = name ? commands.get(name) : undefined;
+  if (!command) {
+    process.stdout.write(help(commands));
+    return name && name !== 'help' ? 1 : 0;
+  }
+
+  const config = loadConfig();
+  let database: OpenedDatabase | undefined;
+  const context: CommandContext = {
+    config,
+    db: async () => {
+      database ??= await openConfiguredDatabase(config);
+      return database.db;
+    },
+    print: (line) => process.stdout.write(`${line}\n`),
+  };
+  try {
+    await command.run(args, context);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\nUsage: npm run admin -- ${command.usage}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await database?.shutdown();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+    process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,32 @@
+import { readFile } from 'node:fs/promises';
+import { ZodError } from 'zod';
+import { importContent } from '../../modules/content/content-store.js';
+import { type AdminCommand, UsageError } from '../command.js';
+
+export const command: AdminCommand = {
+  name: 'content:import',
+  summary:
+    'Replace the landing data and all content cards with a JSON file { landing, cards } (links must be http(s)).',
+  usage: 'content:import <file.json>',
+  async run(args, { db: openDb, print }) {
+    const [file, ...rest] = args;
+    if (!file || rest.length > 0) throw new UsageError('Give exactly one JSON file.');
+    let input: unknown;
+    try {
+      input = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+    }
+    try {
+      const summary = await importContent(await openDb(), input, new Date());
+      const { ARTIST, SONG, PLAYLIST } = summary.cards;
+      print(
+        `Imported landing data and ${ARTIST + SONG + PLAYLIST} cards (${ARTIST} ARTIST, ${SONG} SONG, ${PLAYLIST} PLAYLIST); content revision ${summary.revision}.`,
+      );
+    } catch (error) {
+      if (!(error instanceof ZodError)) throw error;
+      const problems = error.issues.map((issue) => `  ${issue.path.join('.') || '(file)'}: ${issue.message}`);
+      throw new UsageError(`${file} is not valid content; nothing was changed:\n${problems.join('\n')}`);
+    }
+  },
+};

@@ -1,0 +1,47 @@
+import { parseArgs } from 'node:util';
+import { createVouchersSchema } from '@tunes/shared/vouchers';
+import { AppError } from '../../lib/errors.js';
+import { createVouchers } from '../../modules/vouchers/service.js';
+import { type AdminCommand, UsageError } from '../command.js';
+
+export const command: AdminCommand = {
+  name: 'vouchers:create',
+  summary: 'Create vouchers that activate a package (by merchant code) for some days; prints the codes.',
+  usage: 'vouchers:create --package <MERCHANT_CODE> --days <n> --count <n> [--expires <ISO date>]',
+  async run(args, { db: openDb, print }) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        package: { type: 'string' },
+        days: { type: 'string' },
+        count: { type: 'string', default: '1' },
+        expires: { type: 'string' },
+      },
+    });
+    const expires = values.expires ? new Date(values.expires) : undefined;
+    if (expires && Number.isNaN(expires.getTime()))
+      throw new UsageError('--expires must be a date, e.g. 2027-01-31.');
+    const parsed = createVouchersSchema.safeParse({
+      package: values.package,
+      days: values.days,
+      count: values.count,
+      expiresAt: expires?.toISOString(),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`--${String(issue?.path[0] ?? 'package')}: ${issue?.message ?? 'invalid'}`);
+    }
+    try {
+      const { codes, packageName, expiresAt } = await createVouchers(await openDb(), parsed.data, new Date());
+      print(
+        `${codes.length} voucher(s) for ${packageName}, ${parsed.data.days} day(s) each` +
+          (expiresAt ? `, redeemable until ${expiresAt.toISOString()}` : '') +
+          ':',
+      );
+      for (const code of codes) print(code);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode < 500) throw new UsageError(error.message);
+      throw error;
+    }
+  },
+};

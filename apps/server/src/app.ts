@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Deps } from './deps.js';
+import { loggerOptions } from './lib/logging.js';
+import accountsDevRoutes from './modules/accounts/dev-routes.js';
+import accountRoutes from './modules/accounts/routes.js';
+import tokenRoutes from './modules/accounts/token-routes.js';
+import contentDevRoutes from './modules/content/dev-routes.js';
+import contentRoutes from './modules/content/routes.js';
+import familyDevRoutes from './modules/family/dev-routes.js';
+import familyRoutes from './modules/family/routes.js';
+import healthRoutes from './modules/health/routes.js';
+import outboxDevRoutes from './modules/notifications/dev-routes.js';
+import premiumDevRoutes from './modules/premium/dev-routes.js';
+import premiumRoutes from './modules/premium/routes.js';
+import sandboxGatewayRoutes from './modules/sandbox-gateway/routes.js';
+import voucherDevRoutes from './modules/vouchers/dev-routes.js';
+import voucherRoutes from './modules/vouchers/routes.js';
+import { auth } from './plugins/auth.js';
+import { errorHandler } from './plugins/error-handler.js';
+import { openapi } from './plugins/openapi.js';
+import { security } from './plugins/security.js';
+import { textGuard } from './plugins/text-guard.js';
+import { webApp } from './plugins/web-app.js';
+
+/** Routes of each module under /dev (development only): outbox, test helpers. */
+const devPlugins: FastifyPluginAsync[] = [
+  outboxDevRoutes,
+  accountsDevRoutes,
+  familyDevRoutes,
+  voucherDevRoutes,
+  contentDevRoutes,
+  premiumDevRoutes,
+];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}
+
+export interface AppOptions {
+  /** Log at this level; tests pass 'silent'. Defaults to the configured LOG_LEVEL. */
+  logLevel?: string;
+}
+
+/**
+ * The whole HTTP application as one Fastify instance: outside plugins first, then our
+ * plugins, then the API modules, then the site. `server.ts` only launches it.
+ */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL),
+    trustProxy: deps.config.TRUST_PROXY,
+    bodyLimit: 64 * 1024,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  await app.register(fp(async () => {}, { name: 'deps' }));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandler);
+  await app.register(security);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(openapi);
+  await app.register(auth);
+  await app.register(textGuard);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(accountRoutes);
+      await api.register(tokenRoutes);
+      await api.register(contentRoutes);
+      await api.register(familyRoutes);
+      await api.register(voucherRoutes);
+      await api.register(premiumRoutes);
+    },
+    { prefix: '/api' },
+  );
+  // The built-in card gateway stand-in (DESIGN §3): its own pages and secret, outside /api.
+  await app.register(sandboxGatewayRoutes, { prefix: '/sandbox-gateway' });
+
+  if (!deps.config.isProduction) {
+    await app.register(
+      async (dev) => {
+        // Development tools (DESIGN §4); never mounted in production.
+        for (const plugin of devPlugins) await dev.register(plugin);
+      },
+      { prefix: '/dev' },
+    );
+  }
+
+  await app.register(webApp);
+  return app;
+}

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const DEV_SECRET = 'development-only-secret-change-me-in-production';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const secret = z.string().min(32, 'must be at least 32 characters');
+
+/**
+ * Every environment variable the server reads, validated once at start-up.
+ * `.env.example` lists the same variables with their defaults.
+ */
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: booleanFromEnv.default(false),
+    SEED_DEMO_DATA: booleanFromEnv.optional(),
+    WEB_DIST_DIR: z.string().optional(),
+
+    JWT_SECRET: secret.default(DEV_SECRET),
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    HMAC_SECRET: secret.default(DEV_SECRET),
+
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Tunes <no-reply@tunes.mn>'),
+    SMS_PROVIDER_URL: z.url().optional(),
+    SMS_PROVIDER_TOKEN: z.string().optional(),
+
+    PAYMENT_PROVIDER_URL: z.url().optional(),
+    PAYMENT_CLIENT_ID: z.string().min(1).default('sandbox-client'),
+    PAYMENT_CLIENT_SECRET: secret.default(DEV_SECRET),
+    PAYMENT_CALLBACK_SECRET: secret.default(DEV_SECRET),
+    PAYMENT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    SANDBOX_GATEWAY_SECRET: secret.default(DEV_SECRET),
+
+    COUPON_SERVICE_URL: z.url().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of [
+      'JWT_SECRET',
+      'HMAC_SECRET',
+      'PAYMENT_CLIENT_SECRET',
+      'PAYMENT_CALLBACK_SECRET',
+      'SANDBOX_GATEWAY_SECRET',
+    ] as const) {
+      if (env[name] === DEV_SECRET) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set in production' });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAYMENT_PROVIDER_URL'> {
+  /** The site's own origin, used in links sent by e-mail and SMS. */
+  PUBLIC_URL: string;
+  SEED_DEMO_DATA: boolean;
+  PAYMENT_PROVIDER_URL: string;
+  isProduction: boolean;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    ...env,
+    PUBLIC_URL: publicUrl,
+    SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
+    PAYMENT_PROVIDER_URL: (env.PAYMENT_PROVIDER_URL ?? `${publicUrl}/sandbox-gateway`).replace(/\/$/, ''),
+    isProduction: env.NODE_ENV === 'production',
+    dataDir: path.resolve(env.DATA_DIR),
+  };
+}

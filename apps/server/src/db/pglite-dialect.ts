@@ -1,0 +1,120 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * Kysely dialect for embedded PGlite. PGlite is a single connection, so every query and every
+ * transaction takes it exclusively (as Kysely's own SQLite driver does); concurrent requests
+ * queue instead of interleaving statements inside each other's transactions.
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #mutex = new ConnectionMutex();
+  readonly #connection: PGliteConnection;
+
+  constructor(pglite: PGlite) {
+    this.#connection = new PGliteConnection(pglite);
+  }
+
+  async init() {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#mutex.lock();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection() {
+    this.#mutex.unlock();
+  }
+
+  async destroy() {
+    await this.#connection.close();
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const kind = compiledQuery.query.kind;
+    const changesRows =
+      kind === 'InsertQueryNode' ||
+      kind === 'UpdateQueryNode' ||
+      kind === 'DeleteQueryNode' ||
+      kind === 'MergeQueryNode';
+    return {
+      rows: result.rows,
+      ...(changesRows && result.affectedRows !== undefined
+        ? { numAffectedRows: BigInt(result.affectedRows) }
+        : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not offered.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on PGlite');
+  }
+
+  async close() {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+class ConnectionMutex {
+  #promise: Promise<void> | undefined;
+  #resolve: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    while (this.#promise) await this.#promise;
+    this.#promise = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  unlock(): void {
+    const resolve = this.#resolve;
+    this.#promise = undefined;
+    this.#resolve = undefined;
+    resolve?.();
+  }
+}

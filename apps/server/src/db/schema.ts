@@ -1,0 +1,110 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Core tables are declared here; a module that owns more tables
+ * adds them to this interface from its own folder with `declare module '…/db/schema.js'`.
+ */
+export interface Database {
+  users: UsersTable;
+  merchants: MerchantsTable;
+  packages: PackagesTable;
+  subscriptions: SubscriptionsTable;
+  subscription_members: SubscriptionMembersTable;
+  demo_seeds: DemoSeedsTable;
+}
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  /** Login name: the e-mail for e-mail accounts, the full msisdn for mobile accounts. */
+  username: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  display_name: Generated<string>;
+  primary_email: string | null;
+  /** Full number: country code followed by the number, e.g. "97688112233". */
+  phone_number: string | null;
+  country_code: number | null;
+  iso2_country_code: string | null;
+  password_hash: string | null;
+  is_public: Generated<boolean>;
+  language: Generated<string>;
+  birth_year: number | null;
+  gender: string | null;
+  opted_in: Generated<boolean>;
+  audio_quality: Generated<string>;
+  is_verified: Generated<boolean>;
+  test_user: Generated<boolean>;
+  tags: ColumnType<string[], string[] | string | undefined, string[] | string>;
+  usercentrics_controller_id: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface MerchantsTable {
+  id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+
+/** A plan that can be bought (spec §3 "Plan"). */
+export interface PackagesTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** The plan code the site sends to check out; unique across merchants. */
+  merchant_code: string;
+  /** Offer family: only 'premium', 'premium-duo' and 'premium-family' are sold on /premium. */
+  offer: string;
+  name_en: string;
+  name_mn: string;
+  description_en: Generated<string>;
+  description_mn: Generated<string>;
+  cost: number;
+  /** Price before the discount, shown struck through; null when there is no discount. */
+  original_cost: number | null;
+  currency: string;
+  duration_months: Generated<number>;
+  allow_share: Generated<boolean>;
+  max_shared_users: Generated<number>;
+  is_active: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export type SourceType = 'Web' | 'Voucher' | 'Apple IAP' | 'Google Play';
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  owner_id: string;
+  package_id: number;
+  start_date: Timestamp;
+  end_date: Timestamp;
+  is_auto_renew: Generated<boolean>;
+  source_type: Generated<SourceType>;
+  /** The payment invoice that activated this period; unique so a period activates once. */
+  invoice_id: string | null;
+  cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A member who joined a shared (Duo/Family) subscription through an invitation. */
+export interface SubscriptionMembersTable {
+  subscription_id: string;
+  user_id: string;
+  joined_at: CreatedAt;
+}
+
+export interface DemoSeedsTable {
+  name: string;
+  applied_at: CreatedAt;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Package = Selectable<PackagesTable>;
+export type Subscription = Selectable<SubscriptionsTable>;

@@ -1,0 +1,47 @@
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { DatabaseKind } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { AccessTokens } from './lib/access-tokens.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { DatabaseRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limiter.js';
+
+/**
+ * What route handlers and services depend on, built once per process and reached through
+ * `app.deps`. Tests build it with their own database and clock.
+ */
+export interface Deps {
+  config: Config;
+  db: Kysely<Database>;
+  dbKind: DatabaseKind;
+  clock: Clock;
+  accessTokens: AccessTokens;
+  rateLimiter: RateLimiter;
+  /** Releases what the deps opened themselves (Redis); the database belongs to the caller. */
+  close(): Promise<void>;
+}
+
+export interface DepsInput {
+  config: Config;
+  db: Kysely<Database>;
+  dbKind: DatabaseKind;
+  clock?: Clock;
+}
+
+export function createDeps({ config, db, dbKind, clock = systemClock }: DepsInput): Deps {
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+    : undefined;
+  return {
+    config,
+    db,
+    dbKind,
+    clock,
+    accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
+    rateLimiter: redis ? new RedisRateLimiter(redis, clock) : new DatabaseRateLimiter(db, clock),
+    close: async () => {
+      await redis?.quit();
+    },
+  };
+}

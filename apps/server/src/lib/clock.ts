@@ -1,0 +1,23 @@
+/** Business time comes from here so tests can move it (invitation expiry, period ends). */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock tests set and advance by hand. */
+export class ManualClock implements Clock {
+  #time: number;
+  constructor(start: Date | number = Date.now()) {
+    this.#time = typeof start === 'number' ? start : start.getTime();
+  }
+  now(): Date {
+    return new Date(this.#time);
+  }
+  set(time: Date | number): void {
+    this.#time = typeof time === 'number' ? time : time.getTime();
+  }
+  advance(milliseconds: number): void {
+    this.#time += milliseconds;
+  }
+}

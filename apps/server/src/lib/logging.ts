@@ -1,0 +1,40 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/** Query parameters whose values never reach the log (codes, tokens, passwords). */
+const SECRET_QUERY_PARAMS = /([?&](?:otp|code|token|password|refresh_token|access_token|secret)=)[^&]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.Password',
+        '*.otp',
+        '*.Otp',
+        '*.code',
+        '*.token',
+        '*.Token',
+        '*.access_token',
+        '*.refresh_token',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          remoteAddress: request.ip,
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,276 @@
+import {
+  detailsChangeSchema,
+  forgotPasswordSchema,
+  loginInfoSchema,
+  messageSchema,
+  registerByEmailSchema,
+  registerByMsisdnSchema,
+  registeredSchema,
+  requestOtpQuerySchema,
+  resetPasswordSchema,
+  tokenResponseSchema,
+  validateOtpQuerySchema,
+  validateOtpResponseSchema,
+} from '@tunes/shared/accounts';
+import { errorBodySchema } from '@tunes/shared/errors';
+import { profileSchema } from '@tunes/shared/profile';
+import { toMsisdn } from '@tunes/shared/validation';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors.js';
+import { assertSelf } from '../../plugins/auth.js';
+import { sendMessage } from '../notifications/outbox.js';
+import { spendHmacToken } from './hmac.js';
+import { accountMessages } from './messages.js';
+import { checkOtp, consumeOtp, createOtp, markOtpValidated, otpResultCode } from './otp.js';
+import { resetPassword, sendPasswordResetLink } from './password-reset.js';
+import { hashPassword } from './secrets.js';
+import { issueTokenPair } from './tokens.js';
+import {
+  createEmailUser,
+  createMobileUser,
+  emailInUse,
+  getLogins,
+  getProfile,
+  getUser,
+  updateDetails,
+} from './users.js';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const userId = (name: string) => z.uuid({ error: `${name} must be a user id` });
+
+const FORGOT_PASSWORD_HOURLY_CAP = 5;
+
+/** The `users/*` calls of spec §7. */
+export default async function accountRoutes(api: FastifyInstance) {
+  const app = api.withTypeProvider<ZodTypeProvider>();
+  const { deps } = api;
+
+  app.get(
+    '/users/requestotp',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Send a 4-digit one-time code by SMS (msisdn) or e-mail (email)',
+        querystring: requestOtpQuerySchema,
+        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { msisdn, email, language = 'en' } = request.query;
+      const target = msisdn ?? email ?? '';
+      const code = await createOtp(deps, target);
+      await sendMessage(
+        deps,
+        msisdn
+          ? { channel: 'sms', to: msisdn, text: accountMessages.otp(language, code), code }
+          : {
+              channel: 'email',
+              to: target,
+              subject: accountMessages.otpSubject(language),
+              text: accountMessages.otp(language, code),
+              code,
+            },
+        request.log,
+      );
+      return { message: 'Code sent.' };
+    },
+  );
+
+  app.get(
+    '/users/validateotp',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Check a one-time code; error null or "610" means valid',
+        querystring: validateOtpQuerySchema,
+        response: { 200: validateOtpResponseSchema, 400: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { msisdn, email, otp } = request.query;
+      const check = await checkOtp(deps, msisdn ?? email ?? '', otp);
+      if (check.ok) {
+        if (email && (await emailInUse(deps.db, email))) {
+          throw conflict(
+            'This email address is already associated with another account. Login with the account or use a different email address.',
+            'email_in_use',
+          );
+        }
+        await markOtpValidated(deps, check.id);
+      }
+      return { error: otpResultCode(check) };
+    },
+  );
+
+  app.post(
+    '/users/registerbymsisdn',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Register a mobile number with the code sent to it',
+        body: registerByMsisdnSchema,
+        response: { 201: registeredSchema, 400: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { PhoneNumber, CountryCode, Token } = request.body;
+      const msisdn = toMsisdn(CountryCode, PhoneNumber);
+      const check = await checkOtp(deps, msisdn, Token);
+      if (!check.ok) throw badRequest('The code is invalid or has expired.', 'Token', 'invalid_code');
+      const user = await createMobileUser(deps.db, msisdn, CountryCode);
+      return reply.code(201).send({ UserId: user.id });
+    },
+  );
+
+  app.post(
+    '/users/register',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Register an e-mail account with the code sent to the address',
+        body: registerByEmailSchema,
+        response: { 201: registeredSchema, 400: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { Email, Username, Password, Country, Language = 'en', Otp } = request.body;
+      if (Username && Username !== Email) throw badRequest('Username must equal Email.', 'Username');
+      const check = await checkOtp(deps, Email, Otp);
+      if (!check.ok) throw badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+      if (await emailInUse(deps.db, Email)) {
+        throw conflict('This email address is already associated with another account.', 'email_in_use');
+      }
+      const passwordHash = await hashPassword(Password);
+      if (!(await consumeOtp(deps, check.id))) {
+        throw badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+      }
+      const user = await createEmailUser(deps.db, {
+        email: Email,
+        passwordHash,
+        country: Country,
+        language: Language,
+      });
+      return reply.code(201).send({ UserId: user.id });
+    },
+  );
+
+  app.post(
+    '/users/forgot-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'E-mail a single-use link to create a new password',
+        body: forgotPasswordSchema,
+        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { Email, Language = 'mn' } = request.body;
+      const hourly = await deps.rateLimiter.hit(`forgot:${Email}`, 3600);
+      if (hourly.count > FORGOT_PASSWORD_HOURLY_CAP) throw tooManyRequests(hourly.retryAfterSeconds);
+      await sendPasswordResetLink(deps, Email, Language, request.log);
+      return { message: "If an account exists you'll receive a link by email to create a new password." };
+    },
+  );
+
+  app.post(
+    '/users/reset-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password with the token of a reset link',
+        body: resetPasswordSchema,
+        response: { 200: messageSchema, 400: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await resetPassword(deps, request.body.Token, request.body.Password);
+      return { message: 'Your password has been changed.' };
+    },
+  );
+
+  app.post(
+    '/users/:userId/validateHMAC',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Silent login with an HMAC token in Authorization (DESIGN §4)',
+        params: z.object({ userId: userId('userId') }),
+        response: { 200: tokenResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      const token = request.headers.authorization ?? '';
+      if (!(await spendHmacToken(deps, userId, token))) {
+        throw new AppError(
+          401,
+          'unauthorized',
+          'Unauthorized access. The request was unacceptable, often due to missing a required parameter.',
+        );
+      }
+      const user = await deps.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+      if (!user) throw notFound();
+      return issueTokenPair(deps, user.id);
+    },
+  );
+
+  app.get(
+    '/users/:sub/profile',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: "The signed-in user's profile with their subscriptions",
+        security: [{ bearer: [] }],
+        params: z.object({ sub: userId('sub') }),
+        response: { 200: profileSchema, ...errors },
+      },
+    },
+    async (request) => {
+      assertSelf(request, request.params.sub);
+      return getProfile(deps.db, request.params.sub, deps.clock.now());
+    },
+  );
+
+  app.patch(
+    '/users/me/details',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change first name, last name and e-mail (at most 50 characters each)',
+        security: [{ bearer: [] }],
+        body: detailsChangeSchema,
+        response: { 200: profileSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      // The site sends the whole profile state; it may only be the signed-in user's own.
+      if (request.body.UserId !== undefined) assertSelf(request, request.body.UserId);
+      await updateDetails(deps.db, request.userId, request.body, deps.clock.now());
+      return getProfile(deps.db, request.userId, deps.clock.now());
+    },
+  );
+
+  app.get(
+    '/users/getlogins',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'How the signed-in user can sign in (e-mail, msisdn, username)',
+        security: [{ bearer: [] }],
+        querystring: z.object({ id: userId('id') }),
+        response: { 200: z.array(loginInfoSchema), ...errors },
+      },
+    },
+    async (request) => {
+      assertSelf(request, request.query.id);
+      await getUser(deps.db, request.query.id);
+      return getLogins(deps.db, request.query.id);
+    },
+  );
+}

@@ -1,0 +1,137 @@
+import { GRANT_ERRORS, isValidMsisdn, tokenResponseSchema } from '@tunes/shared/accounts';
+import { PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
+import { errorBodySchema } from '@tunes/shared/errors';
+import { OTP_PATTERN } from '@tunes/shared/validation';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { tooManyRequests } from '../../lib/errors.js';
+import { checkOtp, consumeOtp } from './otp.js';
+import { verifyPassword } from './secrets.js';
+import { grantError, issueTokenPair, rotateRefreshToken } from './tokens.js';
+import { findUserByMsisdn, findUserForLogin } from './users.js';
+
+export const TOKEN_PATH = '/oauth2/token';
+
+const grantBodySchema = z.object({
+  grant_type: z.string().max(40),
+  msisdn: z.string().max(20).optional(),
+  code: z.string().max(20).optional(),
+  username: z.string().max(254).optional(),
+  password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  refresh_token: z.string().max(200).optional(),
+  skip_decryption: z.string().max(10).optional(),
+});
+
+type GrantBody = z.infer<typeof grantBodySchema>;
+
+const FAILED_LOGIN_CAP = 10;
+/** Failed password logins one client address may make, across accounts, per window. */
+const FAILED_LOGIN_ADDRESS_CAP = 50;
+const FAILED_LOGIN_WINDOW_SECONDS = 15 * 60;
+
+async function msisdnGrant(deps: Deps, body: GrantBody) {
+  const msisdn = body.msisdn?.trim().replace(/^\+/, '') ?? '';
+  if (!isValidMsisdn(msisdn)) {
+    throw grantError(
+      400,
+      GRANT_ERRORS.cannotAuthenticate,
+      "Can't authenticate. Phone number not valid.",
+      'msisdn',
+    );
+  }
+  const wrongCode = () => grantError(403, GRANT_ERRORS.wrongCode, 'Invalid code entered.', 'code');
+  const code = body.code?.trim() ?? '';
+  if (!OTP_PATTERN.test(code)) throw wrongCode();
+  const check = await checkOtp(deps, msisdn, code);
+  if (!check.ok) throw wrongCode();
+  const user = await findUserByMsisdn(deps.db, msisdn);
+  // The code stays live so the site can register the number and ask again (spec §4).
+  if (!user) throw grantError(400, GRANT_ERRORS.notRegistered, 'This number is not registered.', 'msisdn');
+  if (!(await consumeOtp(deps, check.id))) throw wrongCode();
+  return issueTokenPair(deps, user.id);
+}
+
+async function passwordGrant(deps: Deps, body: GrantBody, clientAddress: string) {
+  const username = body.username?.trim().toLowerCase() ?? '';
+  const password = body.password ?? '';
+  if (!username) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Username is required.', 'username');
+  if (!password) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Password is required.', 'password');
+  // Throttled per account and per client address (one address guessing across many accounts).
+  const throttleKey = `login:fail:${username}`;
+  const addressKey = `login:fail-address:${clientAddress}`;
+  const failures = await deps.rateLimiter.peek(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
+  if (failures.count >= FAILED_LOGIN_CAP) throw tooManyRequests(failures.retryAfterSeconds);
+  const fromAddress = await deps.rateLimiter.peek(addressKey, FAILED_LOGIN_WINDOW_SECONDS);
+  if (fromAddress.count >= FAILED_LOGIN_ADDRESS_CAP) throw tooManyRequests(fromAddress.retryAfterSeconds);
+  const user = await findUserForLogin(deps.db, username);
+  if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+    await deps.rateLimiter.hit(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
+    await deps.rateLimiter.hit(addressKey, FAILED_LOGIN_WINDOW_SECONDS);
+    throw grantError(
+      400,
+      GRANT_ERRORS.invalidGrant,
+      'Login failed. Please check your details and try again.',
+    );
+  }
+  await deps.rateLimiter.reset(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
+  return issueTokenPair(deps, user.id);
+}
+
+/** `GET /api/application/grantUrl` and the token endpoint it names (spec §7, DESIGN §2). */
+export default async function tokenRoutes(api: FastifyInstance) {
+  const app = api.withTypeProvider<ZodTypeProvider>();
+  const { deps } = api;
+
+  app.get(
+    '/application/grantUrl',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Where to post token grants',
+        response: { 200: z.object({ grantURL: z.string() }) },
+      },
+    },
+    async () => ({ grantURL: `/api${TOKEN_PATH}` }),
+  );
+
+  app.post(
+    TOKEN_PATH,
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Token grants: msisdn (number + code), password, refresh_token (form-encoded)',
+        body: grantBodySchema,
+        response: {
+          200: tokenResponseSchema,
+          400: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const body = request.body;
+      switch (body.grant_type) {
+        case 'msisdn':
+          return msisdnGrant(deps, body);
+        case 'password':
+          return passwordGrant(deps, body, request.ip);
+        case 'refresh_token':
+          if (!body.refresh_token) {
+            throw grantError(400, GRANT_ERRORS.invalidGrant, 'refresh_token is required.', 'refresh_token');
+          }
+          return rotateRefreshToken(deps, body.refresh_token);
+        default:
+          throw grantError(
+            400,
+            GRANT_ERRORS.unsupportedGrantType,
+            'grant_type must be msisdn, password or refresh_token.',
+            'grant_type',
+          );
+      }
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { GRANT_ERRORS, type TokenPair } from '@tunes/shared/accounts';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../lib/errors.js';
+import { randomToken, sha256 } from './secrets.js';
+
+type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens'>;
+
+/** A grant error of the token endpoint: `{ error, error_description, message, field? }` (DESIGN §2). */
+export function grantError(status: number, code: string, description: string, field?: string): AppError {
+  return new AppError(status, code, description, {
+    error_description: description,
+    ...(field ? { field } : {}),
+  });
+}
+
+/**
+ * Issues an access token and a refresh token for a user. Without `familyId` this starts a new
+ * sign-in (a new refresh-token family); other modules and tests use it to sign a user in.
+ */
+export async function issueTokenPair(
+  deps: TokenDeps,
+  userId: string,
+  familyId: string = randomUUID(),
+): Promise<TokenPair> {
+  const now = deps.clock.now();
+  const refreshToken = randomToken();
+  await deps.db
+    .insertInto('refresh_tokens')
+    .values({
+      token_hash: sha256(refreshToken),
+      user_id: userId,
+      family_id: familyId,
+      expires_at: new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+      created_at: now,
+    })
+    .execute();
+  return {
+    access_token: await deps.accessTokens.sign(userId, now.getTime()),
+    refresh_token: refreshToken,
+    token_type: 'Bearer',
+    expires_in: deps.accessTokens.ttlSeconds,
+  };
+}
+
+const invalidRefresh = () =>
+  grantError(400, GRANT_ERRORS.invalidGrant, 'The refresh token is invalid or has expired.', 'refresh_token');
+
+/**
+ * Spends a refresh token and issues the next pair of its family (DESIGN §7). Presenting a token
+ * that was already spent means it leaked: the whole family is revoked.
+ */
+export async function rotateRefreshToken(deps: TokenDeps, refreshToken: string): Promise<TokenPair> {
+  const now = deps.clock.now();
+  // Spending and issuing commit together, so a concurrent reuse that revokes the family always
+  // sees (and revokes) the successor too.
+  const rotated = await deps.db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', sha256(refreshToken))
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['user_id', 'family_id'])
+      .executeTakeFirst();
+    return spent && issueTokenPair({ ...deps, db: trx }, spent.user_id, spent.family_id);
+  });
+  if (rotated) return rotated;
+
+  const known = await deps.db
+    .selectFrom('refresh_tokens')
+    .select(['family_id', 'used_at'])
+    .where('token_hash', '=', sha256(refreshToken))
+    .executeTakeFirst();
+  if (known?.used_at) await revokeFamily(deps, known.family_id);
+  throw invalidRefresh();
+}
+
+export async function revokeFamily(deps: Pick<Deps, 'db' | 'clock'>, familyId: string): Promise<void> {
+  await deps.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: deps.clock.now() })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Signs the user out everywhere (after a password reset). */
+export async function revokeAllForUser(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<void> {
+  await deps.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: deps.clock.now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,179 @@
+import type { LoginInfo } from '@tunes/shared/accounts';
+import type { Profile } from '@tunes/shared/profile';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { listUserSubscriptions } from '../subscriptions/queries.js';
+
+type Db = Kysely<Database>;
+
+/** Postgres unique violation: two requests created the same account at once. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+export async function findUserByMsisdn(db: Db, msisdn: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('phone_number', '=', msisdn).executeTakeFirst();
+}
+
+export async function emailInUse(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb('primary_email', '=', email), eb('username', '=', email)]));
+  if (exceptUserId) query = query.where('id', '!=', exceptUserId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+/** The account a password sign-in names: by e-mail, login name or full phone number. */
+export async function findUserForLogin(db: Db, username: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('username', '=', username),
+        eb('primary_email', '=', username),
+        eb('phone_number', '=', username),
+      ]),
+    )
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function createMobileUser(db: Db, msisdn: string, countryCode: number): Promise<User> {
+  try {
+    return await db
+      .insertInto('users')
+      .values({
+        username: msisdn,
+        phone_number: msisdn,
+        country_code: countryCode,
+        iso2_country_code: countryCode === 976 ? 'MN' : null,
+        is_verified: true,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('This phone number is already registered.');
+    throw error;
+  }
+}
+
+export interface NewEmailUser {
+  email: string;
+  passwordHash: string;
+  country: string;
+  language: string;
+}
+
+export async function createEmailUser(db: Db, input: NewEmailUser): Promise<User> {
+  try {
+    return await db
+      .insertInto('users')
+      .values({
+        username: input.email,
+        primary_email: input.email,
+        password_hash: input.passwordHash,
+        iso2_country_code: input.country,
+        language: input.language,
+        is_verified: true,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict('This email address is already associated with another account.');
+    throw error;
+  }
+}
+
+export async function getUser(db: Db, userId: string): Promise<User> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!user) throw notFound('The user does not exist.');
+  return user;
+}
+
+/** Spec §3 "Profile (read)" with the edit-state fields and the `Subscriptions` list. */
+export async function getProfile(db: Db, userId: string, now: Date): Promise<Profile> {
+  const [user, subscriptions] = await Promise.all([
+    getUser(db, userId),
+    listUserSubscriptions(db, userId, now),
+  ]);
+  return {
+    UserId: user.id,
+    FirstName: user.first_name,
+    LastName: user.last_name,
+    DisplayName: user.display_name,
+    PrimaryEmail: user.primary_email,
+    PhoneNumber: user.phone_number,
+    IsPublic: user.is_public,
+    Language: user.language,
+    BirthYear: user.birth_year,
+    Gender: user.gender,
+    OptedIn: user.opted_in,
+    AudioQuality: user.audio_quality,
+    IsVerified: user.is_verified,
+    UserCentricsControllerID: user.usercentrics_controller_id,
+    Iso2CountryCode: user.iso2_country_code,
+    TestUser: user.test_user,
+    Tags: Array.isArray(user.tags) ? user.tags : [],
+    Subscriptions: subscriptions,
+  };
+}
+
+export interface DetailsChange {
+  FirstName?: string;
+  LastName?: string;
+  /** Already trimmed and lower-cased; '' removes the address. */
+  Email?: string;
+}
+
+/** `PATCH /api/users/me/details`: names and e-mail, each at most 50 characters (spec §5). */
+export async function updateDetails(db: Db, userId: string, change: DetailsChange, now: Date): Promise<void> {
+  const user = await getUser(db, userId);
+  const firstName = change.FirstName ?? user.first_name;
+  const lastName = change.LastName ?? user.last_name;
+  let email = user.primary_email;
+  if (change.Email !== undefined && change.Email !== (user.primary_email ?? '')) {
+    if (change.Email === '') {
+      if (user.username === user.primary_email) {
+        throw badRequest('The e-mail address is how this account signs in; it cannot be removed.', 'Email');
+      }
+      email = null;
+    } else {
+      if (await emailInUse(db, change.Email, userId)) {
+        throw conflict('This email address is already associated with another account.');
+      }
+      email = change.Email;
+    }
+  }
+  try {
+    await db
+      .updateTable('users')
+      .set({
+        first_name: firstName,
+        last_name: lastName,
+        display_name: `${firstName} ${lastName}`.trim(),
+        primary_email: email,
+        // An e-mail account signs in with its address: keep the login name in step.
+        ...(user.username === user.primary_email && email ? { username: email } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', userId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict('This email address is already associated with another account.');
+    throw error;
+  }
+}
+
+/** Spec §3 "Login info entry": how this user can sign in. */
+export async function getLogins(db: Db, userId: string): Promise<LoginInfo[]> {
+  const user = await getUser(db, userId);
+  const logins: LoginInfo[] = [];
+  if (user.primary_email) logins.push({ Type: 'Email', Value: user.primary_email });
+  if (user.phone_number) logins.push({ Type: 'Msisdn', Value: user.phone_number });
+  logins.push({ Type: 'Username', Value: user.username });
+  return logins;
+}

@@ -1,0 +1,79 @@
+import { FEEDBACK_SUCCESS_MESSAGE, type FeedbackRequest } from '@tunes/shared/content';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { tooManyRequests } from '../../lib/errors.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import './tables.js';
+
+const HOUR_SECONDS = 60 * 60;
+/** Per e-mail address and per client address, each hour: room for a follow-up, not for spam. */
+export const FEEDBACK_LIMITS = { perEmail: 5, perClient: 20 } as const;
+
+export interface SubmitFeedbackDeps {
+  db: Kysely<Database>;
+  rateLimiter: RateLimiter;
+  now: Date;
+}
+
+/** Stores one feedback message unless its sender has reached the hourly limits. */
+export async function submitFeedback(
+  { db, rateLimiter, now }: SubmitFeedbackDeps,
+  input: FeedbackRequest,
+  clientAddress: string,
+): Promise<{ message: string }> {
+  const byClient = await rateLimiter.hit(`feedback:client:${clientAddress}`, HOUR_SECONDS);
+  if (byClient.count > FEEDBACK_LIMITS.perClient) throw tooManyRequests(byClient.retryAfterSeconds);
+  const byEmail = await rateLimiter.hit(`feedback:email:${input.email}`, HOUR_SECONDS);
+  if (byEmail.count > FEEDBACK_LIMITS.perEmail) throw tooManyRequests(byEmail.retryAfterSeconds);
+
+  await db
+    .insertInto('feedback')
+    .values({ name: input.name, email: input.email, feedback: input.feedback, created_at: now })
+    .execute();
+  return { message: FEEDBACK_SUCCESS_MESSAGE };
+}
+
+export interface FeedbackEntry {
+  id: number;
+  name: string;
+  email: string;
+  feedback: string;
+  createdAt: string;
+}
+
+export interface FeedbackQuery {
+  limit?: number;
+  email?: string;
+  since?: Date;
+}
+
+/** Newest first; what operators read with `feedback:list`. */
+export async function listFeedback(
+  db: Kysely<Database>,
+  query: FeedbackQuery = {},
+): Promise<FeedbackEntry[]> {
+  let select = db
+    .selectFrom('feedback')
+    .select(['id', 'name', 'email', 'feedback', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit ?? 50);
+  if (query.email) select = select.where('email', '=', query.email.trim().toLowerCase());
+  if (query.since) select = select.where('created_at', '>=', query.since);
+  const rows = await select.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    feedback: row.feedback,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
+
+/** One readable block per message for the operator's terminal. */
+export function formatFeedbackEntry(entry: FeedbackEntry): string {
+  return `#${entry.id}  ${entry.createdAt}  ${entry.name} <${entry.email}>\n${entry.feedback
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')}`;
+}

@@ -1,0 +1,120 @@
+import { errorBodySchema } from '@tunes/shared/errors';
+import {
+  acceptedInvitationSchema,
+  createdInvitationSchema,
+  invitationCodeParamSchema,
+  invitationCodesSchema,
+  sharedUserParamsSchema,
+  sharedUsersSchema,
+  subscriptionIdParamSchema,
+} from '@tunes/shared/family';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  acceptInvitation,
+  createInvitationCode,
+  listInvitationCodes,
+  listSharedUsers,
+  removeSharedUser,
+} from './service.js';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** Spec §7 `subscription/*` calls: an owner's invitation links and members, and joining a plan. */
+export default async function familyRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['family'];
+
+  api.get(
+    '/subscription/:id/invitation-codes/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "The owner's live invitation codes and how many more may be created",
+        params: subscriptionIdParamSchema,
+        response: { 200: invitationCodesSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) =>
+      listInvitationCodes(app.deps.db, request.params.id, request.userId, app.deps.clock.now()),
+  );
+
+  api.post(
+    '/subscription/:id/invitation-code',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Create an invitation code for one free seat (expires after 5 days)',
+        params: subscriptionIdParamSchema,
+        response: { 201: createdInvitationSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await createInvitationCode(
+        app.deps.db,
+        request.params.id,
+        request.userId,
+        app.deps.clock.now(),
+      );
+      return reply.code(201).send({ Code: created.code, ExpiresAt: created.expiresAt.toISOString() });
+    },
+  );
+
+  api.get(
+    '/subscription/:id/shared-by/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "The members of the owner's plan",
+        params: subscriptionIdParamSchema,
+        response: { 200: sharedUsersSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => listSharedUsers(app.deps.db, request.params.id, request.userId),
+  );
+
+  api.delete(
+    '/subscription/:id/shared-users/:userId',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Remove a member from the plan',
+        params: sharedUserParamsSchema,
+        response: { 204: z.null(), ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await removeSharedUser(app.deps.db, request.params.id, request.userId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  api.post(
+    '/subscription/invitations/:code',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Accept an invitation: join the plan as a member',
+        description:
+          '400 `already_subscribed` when the user holds an active subscription; 404 `invitation_invalid` for a used, expired or unknown code.',
+        params: invitationCodeParamSchema,
+        response: { 200: acceptedInvitationSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { subscriptionId } = await acceptInvitation(
+        app.deps.db,
+        request.params.code,
+        request.userId,
+        app.deps.clock.now(),
+      );
+      return { SubscriptionId: subscriptionId };
+    },
+  );
+}

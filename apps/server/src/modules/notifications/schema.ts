@@ -1,0 +1,26 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export type Channel = 'sms' | 'email';
+
+/** Every message the product sends, kept whether or not a provider delivered it (DESIGN §4). */
+export interface OutboxMessagesTable {
+  id: Generated<string>;
+  channel: Channel;
+  /** Full msisdn ("97688112233") or lower-case e-mail address. */
+  recipient: string;
+  subject: string | null;
+  text: string;
+  /** The one-time code the message carries, if any. */
+  code: string | null;
+  /** The link the message carries, if any. */
+  link: string | null;
+  delivered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  delivery_error: string | null;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    outbox_messages: OutboxMessagesTable;
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
+import type { CheckoutResponse } from '@tunes/shared/premium';
+import {
+  ALREADY_SUBSCRIBED_CODE,
+  ALREADY_SUBSCRIBED_MESSAGE,
+  PAYMENT_GATEWAY_ERROR_CODE,
+  PREMIUM_OFFERS,
+} from '@tunes/shared/premium-rules';
+import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { hasActiveSubscription } from '../subscriptions/queries.js';
+import type { PaymentContext } from './context.js';
+import { GatewayError } from './gateway.js';
+import { subscriberName, writePaymentLog } from './payment-log.js';
+import { findPlanByCode } from './plans.js';
+
+/** Spec §4: the invoice id is a random UUID plus the plan code. */
+export function newInvoiceId(merchantCode: string): string {
+  return `${randomUUID()}_${merchantCode}`;
+}
+
+export const returnUrl = (publicUrl: string, invoiceId: string) =>
+  `${publicUrl}/api/payments/return?${new URLSearchParams({ invoiceId }).toString()}`;
+export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/callback`;
+
+/**
+ * Starts a card payment for a plan (spec §4 plan purchase): makes the invoice at the plan's
+ * database Cost, asks the provider for a payment token, logs the session as `created` and
+ * answers the gateway page to send the shopper to.
+ */
+export async function startCheckout(
+  ctx: PaymentContext,
+  userId: string,
+  merchantCode: string,
+): Promise<CheckoutResponse> {
+  const { db } = ctx;
+  const plan = await findPlanByCode(db, merchantCode);
+  if (!plan) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
+  if (plan.currency !== PAYMENT_CURRENCY) {
+    throw badRequest(`Plans in ${plan.currency} cannot be bought here; payments are in MNT.`, 'MerchantCode');
+  }
+  if (!(PREMIUM_OFFERS as readonly string[]).includes(plan.offer)) {
+    throw badRequest('This plan is not sold on the site.', 'MerchantCode');
+  }
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'username', 'phone_number', 'primary_email'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) throw unauthorized('The account no longer exists.');
+  const now = ctx.clock.now();
+  if (await hasActiveSubscription(db, userId, now)) {
+    throw conflict(ALREADY_SUBSCRIBED_MESSAGE, ALREADY_SUBSCRIBED_CODE);
+  }
+
+  const invoiceId = newInvoiceId(plan.merchant_code);
+  await db
+    .insertInto('payment_invoices')
+    .values({
+      invoice_id: invoiceId,
+      user_id: userId,
+      package_id: plan.id,
+      amount: plan.cost,
+      currency: plan.currency,
+      created_at: now,
+    })
+    .execute();
+
+  const party = {
+    orderNumber: invoiceId,
+    userId,
+    subscriberName: subscriberName(user),
+    packageName: plan.name_en,
+    purchasePrice: plan.cost,
+  };
+  const log = (entry: Omit<Parameters<typeof writePaymentLog>[1], keyof typeof party>) =>
+    writePaymentLog(db, { ...party, ...entry }, (error) =>
+      ctx.reportError(error, 'payment log write failed'),
+    );
+
+  try {
+    const exchange = await ctx.gateway.requestToken({
+      amount: plan.cost,
+      description: plan.name_en,
+      invoice_id: invoiceId,
+      redirect_url: returnUrl(ctx.publicUrl, invoiceId),
+      callback_url: callbackUrl(ctx.publicUrl),
+      ...(user.phone_number ? { phone: user.phone_number } : {}),
+      ...(user.primary_email ? { email: user.primary_email } : {}),
+    });
+    await db
+      .updateTable('payment_invoices')
+      .set({ provider_token: exchange.result.token })
+      .where('invoice_id', '=', invoiceId)
+      .execute();
+    await log({
+      currentProcess: 'checkout',
+      type: 'info',
+      message: 'created',
+      request: exchange.request,
+      response: exchange.response,
+    });
+    return { url: ctx.gateway.paymentPageUrl(exchange.result.token), invoiceId };
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await db
+      .updateTable('payment_invoices')
+      .set({ status: 'failed', settled_at: ctx.clock.now() })
+      .where('invoice_id', '=', invoiceId)
+      .execute();
+    await log({
+      currentProcess: 'checkout',
+      type: 'error',
+      message: error.message,
+      request: error.request,
+      response: error.response,
+    });
+    ctx.reportError(error, 'payment token request failed');
+    throw new AppError(
+      502,
+      PAYMENT_GATEWAY_ERROR_CODE,
+      'The payment gateway could not start the payment. Please try again later.',
+    );
+  }
+}

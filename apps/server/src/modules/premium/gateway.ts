@@ -1,0 +1,120 @@
+import {
+  PAYMENT_CURRENCY,
+  PAYMENT_LANGUAGE_CODE,
+  PAYMENT_REDIRECT_OS,
+  PAYMENT_TYPE,
+} from '@tunes/shared/constants';
+import { z } from 'zod';
+import type { JsonPost } from './transport.js';
+
+/** The payment token request of spec §3, without the credentials the adapter adds. */
+export interface TokenRequest {
+  amount: number;
+  description: string;
+  invoice_id: string;
+  redirect_url: string;
+  callback_url: string;
+  phone?: string;
+  email?: string;
+}
+
+export type ProviderStatus = 'pending' | 'paid' | 'declined' | 'cancelled';
+
+export interface PaymentCheck {
+  invoice_id: string;
+  status: ProviderStatus;
+  amount: number;
+  currency: string;
+}
+
+/** What the adapter tried and what came back, for the payment log (secrets never included). */
+export interface Exchange<T> {
+  request: Record<string, unknown>;
+  response: unknown;
+  result: T;
+}
+
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  constructor(
+    message: string,
+    readonly request: Record<string, unknown>,
+    readonly response: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface PaymentGateway {
+  requestToken(input: TokenRequest): Promise<Exchange<{ token: string }>>;
+  checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
+  /** The page the shopper is sent to (spec §2: the token and os=PC). */
+  paymentPageUrl(token: string): string;
+}
+
+const tokenAnswer = z.object({ token: z.string().min(8).max(200) });
+const checkAnswer = z.object({
+  invoice_id: z.string(),
+  status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+
+export interface GatewayOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  post: JsonPost;
+}
+
+/**
+ * The provider protocol of spec §7 (`POST {provider}/rest/token`, the gateway page, a
+ * check-payment call) spoken to `PAYMENT_PROVIDER_URL`: the built-in sandbox by default.
+ */
+export function httpPaymentGateway({
+  baseUrl,
+  clientId,
+  clientSecret,
+  post,
+}: GatewayOptions): PaymentGateway {
+  const credentials = { client_id: clientId, client_secret: clientSecret };
+  const call = async <T>(path: string, fields: Record<string, unknown>, schema: z.ZodType<T>) => {
+    const logged = { url: `${baseUrl}${path}`, client_id: clientId, ...fields };
+    let answer: Awaited<ReturnType<JsonPost>>;
+    try {
+      answer = await post(`${baseUrl}${path}`, { ...credentials, ...fields });
+    } catch (error) {
+      throw new GatewayError(
+        `The payment provider is unreachable: ${(error as Error).message}`,
+        logged,
+        null,
+      );
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new GatewayError(`The payment provider answered ${answer.status}.`, logged, answer.body);
+    }
+    const parsed = schema.safeParse(answer.body);
+    if (!parsed.success)
+      throw new GatewayError('The payment provider gave an unreadable answer.', logged, answer.body);
+    return { request: logged, response: answer.body, result: parsed.data };
+  };
+
+  return {
+    requestToken: (input) =>
+      call(
+        '/rest/token',
+        {
+          deviceType: 'pc',
+          device: PAYMENT_REDIRECT_OS,
+          languageCode: PAYMENT_LANGUAGE_CODE,
+          payment_type: PAYMENT_TYPE,
+          currency: PAYMENT_CURRENCY,
+          ...input,
+        },
+        tokenAnswer,
+      ),
+    checkPayment: (invoiceId) => call('/rest/check-payment', { invoice_id: invoiceId }, checkAnswer),
+    paymentPageUrl: (token) =>
+      `${baseUrl}/payment?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export type PaymentStep = 'checkout' | 'return' | 'callback' | 'check' | 'activation';
+
+/** Spec §3 "Payment log record" in our words. */
+export interface PaymentLogEntry {
+  orderNumber: string;
+  userId?: string | null;
+  subscriberName?: string;
+  packageName?: string;
+  purchasePrice?: number | null;
+  currentProcess: PaymentStep;
+  type: 'info' | 'error' | 'warning';
+  message: string;
+  request?: unknown;
+  response?: unknown;
+}
+
+/** Who paid for what, copied onto every log line of an invoice. */
+export interface InvoiceParty {
+  orderNumber: string;
+  userId: string;
+  subscriberName: string;
+  packageName: string;
+  purchasePrice: number;
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/**
+ * Writes one step to the payment log. A failed write must not fail the payment (spec §8: log
+ * post failure is only reported), so it is handed to `onError`.
+ */
+export async function writePaymentLog(
+  db: Kysely<Database>,
+  entry: PaymentLogEntry,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  try {
+    await db
+      .insertInto('payment_logs')
+      .values({
+        order_number: entry.orderNumber,
+        user_id: entry.userId ?? null,
+        subscriber_name: entry.subscriberName ?? '',
+        package_name: entry.packageName ?? '',
+        purchase_price: entry.purchasePrice ?? null,
+        current_process: entry.currentProcess,
+        type: entry.type,
+        message: entry.message,
+        request: json(entry.request),
+        response: json(entry.response),
+      })
+      .execute();
+  } catch (error) {
+    onError(error);
+  }
+}
+
+/** The invoice's payer and plan for log lines; null when the invoice is unknown. */
+export async function findInvoiceParty(
+  db: Kysely<Database>,
+  invoiceId: string,
+): Promise<InvoiceParty | null> {
+  const row = await db
+    .selectFrom('payment_invoices as i')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .innerJoin('packages as p', 'p.id', 'i.package_id')
+    .select([
+      'i.invoice_id',
+      'i.user_id',
+      'i.amount',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+      'p.name_en',
+    ])
+    .where('i.invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    orderNumber: row.invoice_id,
+    userId: row.user_id,
+    subscriberName: subscriberName(row),
+    packageName: row.name_en,
+    purchasePrice: row.amount,
+  };
+}
+
+export function subscriberName(user: { first_name: string; last_name: string; username: string }): string {
+  return `${user.first_name} ${user.last_name}`.trim() || user.username;
+}
+
+/** The log of one invoice, oldest first (operators and tests read it). */
+export function listPaymentLog(db: Kysely<Database>, invoiceId: string) {
+  return db
+    .selectFrom('payment_logs')
+    .selectAll()
+    .where('order_number', '=', invoiceId)
+    .orderBy('id', 'asc')
+    .execute();
+}

@@ -1,0 +1,64 @@
+import type { SubscriptionView } from '@tunes/shared/profile';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { listUserSubscriptions, selectSubscriptions, toSubscriptionView } from '../subscriptions/queries.js';
+
+/**
+ * The user's subscriptions (spec §7 `users/{sub}/subscriptions`). Without IsFutureActive only
+ * periods that have started are listed; with it, a paid period waiting to start is listed too.
+ */
+export async function listSubscriptions(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+  includeFuture: boolean,
+): Promise<SubscriptionView[]> {
+  const all = await listUserSubscriptions(db, userId, now);
+  return includeFuture ? all : all.filter((subscription) => new Date(subscription.StartDate) <= now);
+}
+
+/**
+ * Cancelling Premium (FAQ): auto-renew goes off and access lasts to the end of the period.
+ * Only the owner may cancel; a member of a shared plan may not. Cancelling twice changes nothing.
+ */
+export async function cancelAutoRenew(
+  db: Kysely<Database>,
+  userId: string,
+  subscriptionId: string,
+  now: Date,
+): Promise<SubscriptionView> {
+  const subscription = await db
+    .selectFrom('subscriptions')
+    .select(['id', 'owner_id'])
+    .where('id', '=', subscriptionId)
+    .executeTakeFirst();
+  if (!subscription) throw notFound('There is no such subscription.');
+  if (subscription.owner_id !== userId) {
+    const member = await db
+      .selectFrom('subscription_members')
+      .select('user_id')
+      .where('subscription_id', '=', subscriptionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    throw member
+      ? forbidden('Only the owner of the plan can cancel it.')
+      : notFound('There is no such subscription.');
+  }
+  await db
+    .updateTable('subscriptions')
+    .set({ is_auto_renew: false, cancelled_at: now, updated_at: now })
+    .where('id', '=', subscriptionId)
+    .where('is_auto_renew', '=', true)
+    .execute();
+  return subscriptionView(db, subscriptionId);
+}
+
+/** One subscription in the spec's shape as its owner sees it, whether or not it is still active. */
+export async function subscriptionView(
+  db: Kysely<Database>,
+  subscriptionId: string,
+): Promise<SubscriptionView> {
+  const row = await selectSubscriptions(db).where('s.id', '=', subscriptionId).executeTakeFirstOrThrow();
+  return toSubscriptionView(row, 'owner');
+}

@@ -1,0 +1,51 @@
+import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<unknown, string | undefined | null, string | null>;
+
+/** One checkout attempt; `amount` is the plan's Cost when the invoice was made. */
+export interface PaymentInvoicesTable {
+  invoice_id: string;
+  user_id: string;
+  package_id: number;
+  amount: number;
+  currency: string;
+  status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+  provider_token: string | null;
+  subscription_id: string | null;
+  created_at: Timestamp;
+  settled_at: NullableTimestamp;
+}
+
+/** Spec §3 "Payment log record", one row per step of a payment. */
+export interface PaymentLogsTable {
+  id: Generated<number>;
+  order_number: string;
+  user_id: string | null;
+  subscriber_name: Generated<string>;
+  package_name: Generated<string>;
+  purchase_price: number | null;
+  current_process: string;
+  type: string;
+  message: string;
+  request: Json;
+  response: Json;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+export interface CacheItemsTable {
+  user_id: string;
+  key: string;
+  value: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    payment_invoices: PaymentInvoicesTable;
+    payment_logs: PaymentLogsTable;
+    cache_items: CacheItemsTable;
+  }
+}

@@ -1,0 +1,262 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, notFound } from '../../lib/errors.js';
+import { type PaymentCallback, SIGNATURE_HEADER, signCallback } from '../premium/callback-signature.js';
+import { jsonPostFor } from '../premium/transport.js';
+import { judgeCard } from './cards.js';
+import { cardPage, messagePage } from './pages.js';
+import type { SandboxPaymentStatus } from './tables.js';
+import './tables.js';
+
+const credentials = { client_id: z.string().max(200), client_secret: z.string().max(500) };
+
+const tokenRequest = z.object({
+  ...credentials,
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  description: z.string().max(500),
+  invoice_id: z.string().min(1).max(200),
+  redirect_url: z.url(),
+  callback_url: z.url().optional(),
+  languageCode: z.string().max(8).default('mn'),
+  deviceType: z.string().max(20).optional(),
+  device: z.string().max(20).optional(),
+  payment_type: z.string().max(40).optional(),
+  phone: z.string().max(40).optional(),
+  email: z.string().max(254).optional(),
+});
+
+const checkRequest = z.object({ ...credentials, invoice_id: z.string().min(1).max(200) });
+const checkAnswer = z.object({
+  invoice_id: z.string(),
+  status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+const gatewayError = z.object({ error: z.string(), message: z.string() });
+const formFields = z.object({
+  token: z.string().max(200).default(''),
+  form_key: z.string().max(200).default(''),
+  card_number: z.string().max(40).optional(),
+  expiry: z.string().max(10).optional(),
+  cvc: z.string().max(8).optional(),
+});
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The built-in card gateway stand-in (DESIGN §3), mounted at /sandbox-gateway outside /api. It
+ * speaks the provider protocol the premium module's adapter uses: `rest/token`, the payment
+ * page with `token` and `os`, `rest/check-payment`, and a signed callback to the merchant.
+ */
+export default async function sandboxGatewayRoutes(app: FastifyInstance) {
+  const { config, db, clock } = app.deps;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const post = jsonPostFor(app, config.PUBLIC_URL);
+  /** Ties the card form to its token with the gateway's own secret, so no other page can post it. */
+  const formKeyOf = (token: string) =>
+    createHmac('sha256', config.SANDBOX_GATEWAY_SECRET).update(`form.${token}`).digest('base64url');
+
+  const assertMerchant = (clientId: string, clientSecret: string) => {
+    if (
+      !sameSecret(clientId, config.PAYMENT_CLIENT_ID) ||
+      !sameSecret(clientSecret, config.PAYMENT_CLIENT_SECRET)
+    ) {
+      throw new AppError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    }
+  };
+
+  routes.post(
+    '/rest/token',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'Create a payment session (provider protocol)',
+        body: tokenRequest,
+        response: { 200: z.object({ token: z.string() }), 401: gatewayError, 409: gatewayError },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      assertMerchant(body.client_id, body.client_secret);
+      const token = randomBytes(24).toString('base64url');
+      const inserted = await db
+        .insertInto('sandbox_gateway_payments')
+        .values({
+          token,
+          client_id: body.client_id,
+          invoice_id: body.invoice_id,
+          amount: body.amount,
+          currency: body.currency,
+          description: body.description,
+          language_code: body.languageCode,
+          redirect_url: body.redirect_url,
+          callback_url: body.callback_url ?? null,
+          created_at: clock.now(),
+        })
+        .onConflict((oc) => oc.columns(['client_id', 'invoice_id']).doNothing())
+        .returning('token')
+        .executeTakeFirst();
+      if (!inserted)
+        throw new AppError(409, 'duplicate_invoice', 'This invoice already has a payment session.');
+      return { token };
+    },
+  );
+
+  routes.post(
+    '/rest/check-payment',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'The state of an invoice (provider protocol)',
+        body: checkRequest,
+        response: { 200: checkAnswer, 401: gatewayError, 404: gatewayError },
+      },
+    },
+    async (request) => {
+      assertMerchant(request.body.client_id, request.body.client_secret);
+      const payment = await db
+        .selectFrom('sandbox_gateway_payments')
+        .select(['invoice_id', 'status', 'amount', 'currency'])
+        .where('client_id', '=', request.body.client_id)
+        .where('invoice_id', '=', request.body.invoice_id)
+        .executeTakeFirst();
+      if (!payment) throw notFound('No payment session for this invoice.');
+      return payment;
+    },
+  );
+
+  const findPayment = (token: string) =>
+    db.selectFrom('sandbox_gateway_payments').selectAll().where('token', '=', token).executeTakeFirst();
+
+  const html = (reply: FastifyReply, status: number, page: string) =>
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+
+  routes.get(
+    '/payment',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'The card form the shopper sees',
+        querystring: z.object({ token: z.string().max(200), os: z.string().max(20).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const payment = await findPayment(request.query.token);
+      if (!payment)
+        return html(reply, 404, messagePage('Payment not found', 'This payment session does not exist.'));
+      if (payment.status !== 'pending') return closedPage(reply, payment.redirect_url);
+      return html(
+        reply,
+        200,
+        cardPage({
+          token: payment.token,
+          formKey: formKeyOf(payment.token),
+          description: payment.description,
+          amount: payment.amount,
+          currency: payment.currency,
+          languageCode: payment.language_code,
+        }),
+      );
+    },
+  );
+
+  const closedPage = (reply: FastifyReply, backUrl?: string) =>
+    html(reply, 409, messagePage('Payment closed', 'This payment is already finished.', backUrl));
+
+  /** Closes a pending payment once, tells the merchant by signed callback, returns the shopper. */
+  const finish = async (
+    reply: FastifyReply,
+    token: string,
+    status: Exclude<SandboxPaymentStatus, 'pending'>,
+    cardLast4: string | null,
+  ) => {
+    const closed = await db
+      .updateTable('sandbox_gateway_payments')
+      .set({ status, card_last4: cardLast4, settled_at: clock.now() })
+      .where('token', '=', token)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!closed) return closedPage(reply, (await findPayment(token))?.redirect_url);
+    if (closed.callback_url) {
+      const callback: PaymentCallback = {
+        invoice_id: closed.invoice_id,
+        status,
+        amount: closed.amount,
+        currency: closed.currency,
+        timestamp: Math.floor(clock.now().getTime() / 1000),
+      };
+      try {
+        const answer = await post(closed.callback_url, callback, {
+          [SIGNATURE_HEADER]: signCallback(config.PAYMENT_CALLBACK_SECRET, callback),
+        });
+        if (answer.status >= 300)
+          app.log.warn({ status: answer.status }, 'sandbox gateway: callback refused');
+      } catch (error) {
+        // The merchant's periodic check covers a lost callback.
+        app.log.warn({ err: error }, 'sandbox gateway: callback failed');
+      }
+    }
+    return reply.redirect(closed.redirect_url, 303);
+  };
+
+  const readForm = async (body: unknown, reply: FastifyReply) => {
+    const form = formFields.safeParse(body ?? {});
+    const fields = form.success ? form.data : { token: '', form_key: '' };
+    const payment = fields.token ? await findPayment(fields.token) : undefined;
+    if (!payment || !sameSecret(fields.form_key, formKeyOf(payment.token))) {
+      await html(
+        reply,
+        400,
+        messagePage('Payment not found', 'This payment form is not valid. Start the payment again.'),
+      );
+      return null;
+    }
+    return { fields, payment };
+  };
+
+  routes.post(
+    '/payment/pay',
+    { schema: { tags: ['sandbox gateway'], summary: 'Pay with a test card (form post)' } },
+    async (request, reply) => {
+      const read = await readForm(request.body, reply);
+      if (!read) return reply;
+      const { fields, payment } = read;
+      if (payment.status !== 'pending') return closedPage(reply, payment.redirect_url);
+      const outcome = judgeCard(fields, clock.now());
+      if (!outcome.ok) {
+        return html(
+          reply,
+          400,
+          cardPage({
+            token: payment.token,
+            formKey: formKeyOf(payment.token),
+            description: payment.description,
+            amount: payment.amount,
+            currency: payment.currency,
+            languageCode: payment.language_code,
+            error: outcome.error,
+          }),
+        );
+      }
+      return finish(reply, payment.token, outcome.status, outcome.last4);
+    },
+  );
+
+  routes.post(
+    '/payment/cancel',
+    { schema: { tags: ['sandbox gateway'], summary: 'Leave the payment unpaid (form post)' } },
+    async (request, reply) => {
+      const read = await readForm(request.body, reply);
+      if (!read) return reply;
+      return finish(reply, read.payment.token, 'cancelled', null);
+    },
+  );
+}

@@ -1,0 +1,114 @@
+import type { SubscriptionView } from '@tunes/shared/profile';
+import type { Kysely } from 'kysely';
+import type { Database, SourceType } from '../../db/schema.js';
+
+/**
+ * Sources whose renewals the store charges: their periods stay active past the end date while
+ * auto-renew is on (spec §4). Card periods bought here have no stored card, so they renew only
+ * when a renewal payment arrives, and access ends at the end date until it does.
+ */
+const STORE_RENEWED_SOURCES: SourceType[] = ['Apple IAP', 'Google Play'];
+
+/** A subscription joined to its package, with the columns of the spec's subscription shape. */
+export function selectSubscriptions(db: Kysely<Database>) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', 'p.id', 's.package_id')
+    .select([
+      's.id',
+      's.owner_id',
+      's.start_date',
+      's.end_date',
+      's.is_auto_renew',
+      's.source_type',
+      'p.name_en',
+      'p.name_mn',
+      'p.merchant_code',
+      'p.allow_share',
+      'p.max_shared_users',
+    ]);
+}
+
+type SubscriptionRow = Awaited<ReturnType<ReturnType<typeof selectSubscriptions>['executeTakeFirstOrThrow']>>;
+
+/** One row of `selectSubscriptions` in the spec's shape (spec §3 `Subscriptions`). */
+export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView['Role']): SubscriptionView {
+  return {
+    SubscriptionId: row.id,
+    OwnerId: row.owner_id,
+    StartDate: row.start_date.toISOString(),
+    EndDate: row.end_date.toISOString(),
+    IsAutoRenew: row.is_auto_renew,
+    PackageCost: {
+      Name: [
+        { Language: 'en', Value: row.name_en },
+        { Language: 'mn', Value: row.name_mn },
+      ],
+      MerchantCode: row.merchant_code,
+      AllowShare: row.allow_share,
+      MaxSharedUsers: row.max_shared_users,
+    },
+    Source: { SourceType: row.source_type as SourceType },
+    Role: role,
+  };
+}
+
+/**
+ * The subscriptions a user holds now, newest first: periods they own that have not ended (or
+ * that a store renews automatically), then shared plans they joined whose owner's period has
+ * not ended. This is the profile's `Subscriptions` list (spec §3); the site uses its first entry.
+ */
+export async function listUserSubscriptions(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<SubscriptionView[]> {
+  const rows = await selectSubscriptions(db)
+    .leftJoin('subscription_members as m', (join) =>
+      join.onRef('m.subscription_id', '=', 's.id').on('m.user_id', '=', userId),
+    )
+    // Candidates first, each through its own index: an OR across the owner column and the
+    // joined member row alone makes PostgreSQL scan every subscription (growth budget, DESIGN §6).
+    .where('s.id', 'in', (eb) =>
+      eb
+        .selectFrom('subscriptions as owned')
+        .select('owned.id')
+        .where('owned.owner_id', '=', userId)
+        .unionAll(
+          eb
+            .selectFrom('subscription_members as joined')
+            .select('joined.subscription_id as id')
+            .where('joined.user_id', '=', userId),
+        ),
+    )
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('s.owner_id', '=', userId),
+          eb.or([
+            eb('s.end_date', '>', now),
+            eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
+          ]),
+        ]),
+        eb.and([eb('m.user_id', '=', userId), eb('s.end_date', '>', now)]),
+      ]),
+    )
+    .orderBy('s.end_date', 'desc')
+    .execute();
+
+  const owned = rows.filter((row) => row.owner_id === userId);
+  const joined = rows.filter((row) => row.owner_id !== userId);
+  return [
+    ...owned.map((row) => toSubscriptionView(row, 'owner')),
+    ...joined.map((row) => toSubscriptionView(row, 'member')),
+  ];
+}
+
+/** Whether the user holds an active subscription of their own or as a member. */
+export async function hasActiveSubscription(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  return (await listUserSubscriptions(db, userId, now)).length > 0;
+}

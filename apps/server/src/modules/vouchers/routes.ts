@@ -1,0 +1,49 @@
+import { errorBodySchema } from '@tunes/shared/errors';
+import {
+  redeemedVoucherSchema,
+  redeemVoucherQuerySchema,
+  VOUCHER_ACTIVATED_MESSAGE,
+} from '@tunes/shared/vouchers';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notifyCouponService } from './coupon-service.js';
+import { couponMsisdn, redeemVoucher } from './service.js';
+
+/** Spec §7 `POST users/redeemvoucher?code=…`. */
+export default async function voucherRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/users/redeemvoucher',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['vouchers'],
+        summary: "Redeem a voucher: activates its package for the voucher's days",
+        description:
+          '400 `voucher_invalid` for an unknown, used or expired code; 400 `already_subscribed` for a user with an active subscription; 429 after five wrong codes within an hour (for the next hour).',
+        querystring: redeemVoucherQuerySchema,
+        response: {
+          200: redeemedVoucherSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { db, clock, config } = app.deps;
+      const redemption = await redeemVoucher(db, request.userId, request.query.code, clock.now());
+      await notifyCouponService(
+        db,
+        config.COUPON_SERVICE_URL,
+        { msisdn: await couponMsisdn(db, request.userId), couponcode: redemption.code },
+        request.log,
+      );
+      return {
+        SubscriptionId: redemption.subscriptionId,
+        StartDate: redemption.startDate.toISOString(),
+        EndDate: redemption.endDate.toISOString(),
+        Message: VOUCHER_ACTIVATED_MESSAGE,
+      };
+    },
+  );
+}

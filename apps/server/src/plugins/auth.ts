@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden, unauthorized } from '../lib/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: requires a valid `Authorization: Bearer <access token>`. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The signed-in user's id; set by `authenticate`. */
+    userId: string;
+  }
+}
+
+/** Throws 403 unless the signed-in user is `ownerId`: a user may only reach what is theirs. */
+export function assertSelf(request: FastifyRequest, ownerId: string): void {
+  if (request.userId !== ownerId) throw forbidden();
+}
+
+export const auth = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('userId', '');
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const header = request.headers.authorization;
+      const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+      if (!match?.[1]) throw unauthorized();
+      const claims = await app.deps.accessTokens.verify(match[1]);
+      if (!claims) throw unauthorized('The access token is invalid or has expired.');
+      request.userId = claims.sub;
+    });
+  },
+  { name: 'auth', dependencies: ['deps'] },
+);

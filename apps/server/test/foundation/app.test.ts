@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('server basics', () => {
+  it('reports health with the database it uses', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health', headers: { StoreId: 'MNCO' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: testDatabaseKind });
+    expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('answers an unknown API path with 404 in the one error shape', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ error: 'not_found', message: expect.any(String) });
+  });
+
+  it('sends security headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the OpenAPI document generated from the route schemas', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json() as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.paths).toHaveProperty('/api/health');
+  });
+
+  it('refuses a malformed JSON body with 400, not 500', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/health',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"broken":',
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+  });
+});
+
+describe('validation errors', () => {
+  it('name the bad field with status 400', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    const app = await buildApp(t.deps, { logLevel: 'silent' });
+    app.register(
+      async (api) => {
+        api
+          .withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>()
+          .post(
+            '/echo',
+            { schema: { body: z.object({ email: z.string().email() }) } },
+            async (request) => request.body,
+          );
+      },
+      { prefix: '/api/test' },
+    );
+    const response = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { email: 'nope' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'bad_request', field: 'email' });
+    await app.close();
+  });
+});

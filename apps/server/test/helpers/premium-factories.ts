@@ -1,0 +1,85 @@
+import { expect } from 'vitest';
+import { seedPlans } from '../../src/modules/premium/seed.js';
+import { createUser } from './factories.js';
+import type { TestApp } from './test-app.js';
+
+export { PLAN_CODES } from '../../src/modules/premium/seed.js';
+
+export const STORE = { StoreId: 'MNCO' };
+
+/** Merchant 14 with the seeded plans (idempotent). */
+export const withPlans = (t: TestApp) => seedPlans(t.db);
+
+/** A signed-in user with a name, for checkouts. */
+export async function shopper(t: TestApp) {
+  const user = await createUser(t.db, { first_name: 'Bold', last_name: 'Bat' });
+  return { user, headers: { ...STORE, ...(await t.authHeader(user.id)) } };
+}
+
+export function checkout(t: TestApp, headers: Record<string, string>, body: unknown) {
+  return t.app.inject({ method: 'POST', url: '/api/payments/checkout', headers, payload: body as object });
+}
+
+/** Starts a checkout that must succeed; answers the gateway page URL and the invoice id. */
+export async function startCheckout(t: TestApp, headers: Record<string, string>, MerchantCode: string) {
+  const response = await checkout(t, headers, { MerchantCode });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json() as { url: string; invoiceId: string };
+  return { ...body, gatewayUrl: new URL(body.url) };
+}
+
+/** Opens the sandbox card page like the shopper's browser, answering its hidden form fields. */
+export async function openGatewayPage(t: TestApp, gatewayUrl: URL) {
+  const page = await t.app.inject({ method: 'GET', url: gatewayUrl.pathname + gatewayUrl.search });
+  const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page.body)?.[1] ?? '';
+  return { page, token: hidden('token'), formKey: hidden('form_key') };
+}
+
+export function postGatewayForm(t: TestApp, path: 'pay' | 'cancel', form: Record<string, string>) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/sandbox-gateway/payment/${path}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
+
+/** Pays (or declines, or cancels) on the sandbox page; answers where the shopper is sent next. */
+export async function payOnGateway(t: TestApp, gatewayUrl: URL, card: string | 'cancel') {
+  const { token, formKey } = await openGatewayPage(t, gatewayUrl);
+  const response =
+    card === 'cancel'
+      ? await postGatewayForm(t, 'cancel', { token, form_key: formKey })
+      : await postGatewayForm(t, 'pay', {
+          token,
+          form_key: formKey,
+          card_number: card,
+          expiry: '12/39',
+          cvc: '123',
+        });
+  expect(response.statusCode, response.body).toBe(303);
+  return new URL(String(response.headers.location));
+}
+
+/** Follows the gateway's redirect back through the server; answers the site page it sends to. */
+export async function returnToShop(t: TestApp, returnUrl: URL) {
+  const response = await t.app.inject({ method: 'GET', url: returnUrl.pathname + returnUrl.search });
+  expect(response.statusCode, response.body).toBe(303);
+  return String(response.headers.location);
+}
+
+export const PAID_CARD = '4242 4242 4242 4242';
+export const DECLINED_CARD = '4000 0000 0000 0002';
+
+export function ownSubscriptions(t: TestApp, userId: string) {
+  return t.db.selectFrom('subscriptions').selectAll().where('owner_id', '=', userId).execute();
+}
+
+export function paymentLog(t: TestApp, invoiceId: string) {
+  return t.db
+    .selectFrom('payment_logs')
+    .selectAll()
+    .where('order_number', '=', invoiceId)
+    .orderBy('id')
+    .execute();
+}

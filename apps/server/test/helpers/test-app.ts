@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/schema.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createDatabaseFromTemplate } from './postgres.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  db: Kysely<Database>;
+  config: Config;
+  /** Business time of the app; starts at the real time, moves only when a test moves it. */
+  clock: ManualClock;
+  /** `{ authorization: 'Bearer …' }` for a user. */
+  authHeader(userId: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+/** Which database the integration suite runs on: PGlite unless TEST_DATABASE=postgres. */
+export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * The real application on a fresh real database: in-memory PGlite, or a copy of the migrated
+ * PostgreSQL template. Build one per test file (beforeAll) and close it afterwards.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
+  if (testDatabaseKind === 'postgres') {
+    const created = await createDatabaseFromTemplate(
+      process.env.DATABASE_URL ?? '',
+      inject('postgresTemplate'),
+    );
+    databaseUrl = created.url;
+    dropDatabase = async () => {
+      await created.drop();
+    };
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST_DIR: '/nonexistent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const handle = databaseUrl
+    ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
+    : await openDatabase({ kind: 'pglite' });
+  if (!databaseUrl) await migrateToLatest(handle.db);
+
+  const clock = new ManualClock();
+  const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, clock });
+  const app = await buildApp(deps, { logLevel: 'silent' });
+  await app.ready();
+
+  return {
+    app,
+    deps,
+    db: handle.db,
+    config,
+    clock,
+    authHeader: async (userId) => ({
+      authorization: `Bearer ${await deps.accessTokens.sign(userId, clock.now().getTime())}`,
+    }),
+    close: async () => {
+      await app.close();
+      await deps.close();
+      await handle.close();
+      await dropDatabase();
+    },
+  };
+}

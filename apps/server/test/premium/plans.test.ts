@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE, withPlans } from '../helpers/premium-factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await withPlans(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('merchants and plans', () => {
+  it('lists merchant 14', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/merchants', headers: STORE });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([{ MerchantId: 14, Name: 'Tunes' }]);
+  });
+
+  it('answers the three MNT plans of spec §9 with their prices, old prices and seats, plus the plans the page hides', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/packages/allplans',
+      query: { merchantId: '14' },
+      headers: STORE,
+    });
+    expect(response.statusCode).toBe(200);
+    const plans = response.json() as { MerchantCode: string; Cost: number; OriginalCost: number | null }[];
+    expect(plans.slice(0, 3)).toMatchObject([
+      {
+        MerchantCode: 'PREMIUM_1M',
+        Cost: 6900,
+        OriginalCost: null,
+        Currency: 'MNT',
+        MaxSharedUsers: 0,
+        AllowShare: false,
+      },
+      {
+        MerchantCode: 'PREMIUM_DUO_1M',
+        Cost: 9900,
+        OriginalCost: 13800,
+        Currency: 'MNT',
+        MaxSharedUsers: 1,
+        AllowShare: true,
+      },
+      {
+        MerchantCode: 'PREMIUM_FAMILY_1M',
+        Cost: 17900,
+        OriginalCost: 27600,
+        Currency: 'MNT',
+        MaxSharedUsers: 3,
+        AllowShare: true,
+      },
+    ]);
+    expect(plans.map((plan) => plan.MerchantCode)).toEqual(
+      expect.arrayContaining(['PREMIUM_1M_USD', 'PREMIUM_12M']),
+    );
+    expect(plans[0]).toMatchObject({
+      Name: [
+        { Language: 'en', Value: 'Premium' },
+        { Language: 'mn', Value: 'Премиум' },
+      ],
+    });
+  });
+
+  it('refuses a merchant id that is not a number, naming the field', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/packages/allplans',
+      query: { merchantId: 'abc' },
+      headers: STORE,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ field: 'merchantId' });
+  });
+
+  it('answers 404 for an unknown merchant', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/packages/allplans',
+      query: { merchantId: '999' },
+      headers: STORE,
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().message).toMatch(/merchant 999/);
+  });
+});

@@ -1,0 +1,196 @@
+import { OTP_HOURLY_CAP, OTP_MAX_WRONG_TRIES } from '@tunes/shared/accounts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/modules/accounts/secrets.js';
+import { lastMessage, STORE } from '../helpers/accounts.js';
+import { createUser, randomMsisdn } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * An attacker's view of the throttles of DESIGN §7: whatever the order of requests, one number
+ * or address gets a bounded number of codes and guesses per hour, and password guessing is cut
+ * off per account and per client address. Time moves only through the injected clock.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(() => {
+  // Each case starts at the top of a fresh hour, after every window of the one before.
+  t.clock.set((Math.floor(t.clock.now().getTime() / 3_600_000) + 2) * 3_600_000);
+});
+
+const HOUR = 3_600_000;
+
+function requestOtp(query: Record<string, string>, remoteAddress = '203.0.113.7') {
+  return t.app.inject({ method: 'GET', url: '/api/users/requestotp', headers: STORE, query, remoteAddress });
+}
+
+function grant(form: Record<string, string>, remoteAddress = '203.0.113.7') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/oauth2/token',
+    headers: { ...STORE, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+    remoteAddress,
+  });
+}
+
+/** Every four-digit code except `code`, in order. */
+function* wrongCodes(code: string | null) {
+  for (let n = 0; n < 10_000; n++) {
+    const guess = String(n).padStart(4, '0');
+    if (guess !== code) yield guess;
+  }
+}
+
+describe('one-time codes under attack', () => {
+  it('gives one number at most the hourly cap of codes, each with at most 5 guesses', async () => {
+    const msisdn = randomMsisdn();
+    let codesSent = 0;
+    let guessesAnswered = 0;
+    // An hour of "ask for a code, try every guess it allows, ask again as soon as allowed".
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const sent = await requestOtp({ msisdn });
+      if (sent.statusCode === 429) {
+        expect(sent.json()).toMatchObject({ error: 'too_many_requests' });
+        expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+      } else {
+        expect(sent.statusCode).toBe(200);
+        codesSent++;
+        const { code } = await lastMessage(t, msisdn);
+        const wrong = wrongCodes(code);
+        for (let guess = 0; guess < OTP_MAX_WRONG_TRIES + 3; guess++) {
+          const answer = await grant({ grant_type: 'msisdn', msisdn, code: wrong.next().value ?? '' });
+          expect(answer.statusCode).toBe(403);
+          guessesAnswered++;
+        }
+        // The code is spent by the wrong guesses: even the right one no longer signs in.
+        expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
+      }
+      t.clock.advance(31_000);
+    }
+    expect(codesSent).toBe(OTP_HOURLY_CAP);
+    expect(guessesAnswered).toBeGreaterThan(0);
+
+    // After the hour a code is sent again, and the right code signs the number up (604: unknown).
+    t.clock.advance(HOUR);
+    expect((await requestOtp({ msisdn })).statusCode).toBe(200);
+    const { code } = await lastMessage(t, msisdn);
+    expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).json()).toMatchObject({
+      error: '604',
+    });
+  });
+
+  it('refuses a resend within 30 s whatever address asks, with Retry-After', async () => {
+    const msisdn = randomMsisdn();
+    expect((await requestOtp({ msisdn }, '198.51.100.1')).statusCode).toBe(200);
+    t.clock.advance(5_000);
+    const again = await requestOtp({ msisdn }, '198.51.100.2');
+    expect(again.statusCode).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBe(25);
+  });
+
+  it('caps codes per e-mail address per hour, as per number', async () => {
+    const email = `cap-${Date.now()}@example.mn`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < OTP_HOURLY_CAP + 2; attempt++) {
+      statuses.push((await requestOtp({ email, otpprovider: 'email', language: 'en' })).statusCode);
+      t.clock.advance(31_000);
+    }
+    expect(statuses).toEqual([...Array(OTP_HOURLY_CAP).fill(200), 429, 429]);
+  });
+
+  it('counts wrong guesses through validateotp and the token grant together', async () => {
+    const msisdn = randomMsisdn();
+    await requestOtp({ msisdn });
+    const { code } = await lastMessage(t, msisdn);
+    const wrong = wrongCodes(code);
+    for (let guess = 0; guess < OTP_MAX_WRONG_TRIES; guess++) {
+      const next = wrong.next().value ?? '';
+      if (guess % 2) {
+        await grant({ grant_type: 'msisdn', msisdn, code: next });
+      } else {
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/users/validateotp',
+          headers: STORE,
+          query: { msisdn, otp: next },
+        });
+      }
+    }
+    expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
+  });
+});
+
+describe('password login throttles', () => {
+  async function emailUser(password: string) {
+    const email = `throttle-${Date.now()}-${Math.random().toString(36).slice(2)}@example.mn`;
+    await createUser(t.db, {
+      username: email,
+      primary_email: email,
+      password_hash: await hashPassword(password),
+    });
+    return email;
+  }
+
+  it('locks one account after 10 failures from any mix of addresses, until the window ends', async () => {
+    const email = await emailUser('right-password');
+    for (let failure = 0; failure < 10; failure++) {
+      const answer = await grant(
+        { grant_type: 'password', username: email, password: `wrong-${failure}` },
+        `192.0.2.${failure + 1}`,
+      );
+      expect(answer.statusCode).toBe(400);
+    }
+    const locked = await grant({ grant_type: 'password', username: email, password: 'right-password' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ error: 'too_many_requests' });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // The username is matched however it is written.
+    const shouted = await grant({
+      grant_type: 'password',
+      username: ` ${email.toUpperCase()} `,
+      password: 'right-password',
+    });
+    expect(shouted.statusCode).toBe(429);
+
+    t.clock.advance(15 * 60_000);
+    const later = await grant({ grant_type: 'password', username: email, password: 'right-password' });
+    expect(later.statusCode).toBe(200);
+  });
+
+  it('throttles one address guessing across many accounts, and not the others', async () => {
+    const attacker = '198.51.100.66';
+    const victim = await emailUser('victim-password');
+    // Spraying: a few guesses at each of many accounts, never enough to lock any one of them.
+    let refusedAt = -1;
+    for (let guess = 0; guess < 80; guess++) {
+      const answer = await grant(
+        { grant_type: 'password', username: `nobody-${guess % 20}@example.mn`, password: `guess-${guess}` },
+        attacker,
+      );
+      if (answer.statusCode === 429) {
+        refusedAt = guess;
+        expect(answer.json()).toMatchObject({ error: 'too_many_requests' });
+        break;
+      }
+      expect(answer.statusCode).toBe(400);
+    }
+    expect(refusedAt).toBeGreaterThan(9);
+    // The address is cut off even with the right password of an account it never touched...
+    const fromAttacker = await grant(
+      { grant_type: 'password', username: victim, password: 'victim-password' },
+      attacker,
+    );
+    expect(fromAttacker.statusCode).toBe(429);
+    // ...while the account's owner, elsewhere, signs in.
+    const fromOwner = await grant(
+      { grant_type: 'password', username: victim, password: 'victim-password' },
+      '203.0.113.200',
+    );
+    expect(fromOwner.statusCode).toBe(200);
+  });
+});

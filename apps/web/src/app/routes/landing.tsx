@@ -1,0 +1,5 @@
+import { Landing } from '@/features/content/components/landing';
+
+export default function LandingPage() {
+  return <Landing />;
+}

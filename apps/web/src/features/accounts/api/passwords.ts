@@ -1,0 +1,17 @@
+import { apiRequest } from '@/lib/api-client';
+
+/** `POST /api/users/forgot-password` with Language 'MN' (spec §9). */
+export function forgotPassword(email: string) {
+  return apiRequest<{ message: string }>('/api/users/forgot-password', {
+    method: 'POST',
+    json: { Email: email, Language: 'MN' },
+  });
+}
+
+/** Sets the new password with the token of the e-mailed link. */
+export function resetPassword(token: string, password: string) {
+  return apiRequest<{ message: string }>('/api/users/reset-password', {
+    method: 'POST',
+    json: { Token: token, Password: password },
+  });
+}

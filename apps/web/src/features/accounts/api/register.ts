@@ -1,0 +1,24 @@
+import { apiRequest } from '@/lib/api-client';
+
+/** `POST /api/users/registerbymsisdn` (spec §3 "Mobile registration"). */
+export function registerByMsisdn(phoneNumber: string, countryCode: number, token: string) {
+  return apiRequest<{ UserId: string }>('/api/users/registerbymsisdn', {
+    method: 'POST',
+    json: { PhoneNumber: phoneNumber, CountryCode: countryCode, Token: token },
+  });
+}
+
+export interface EmailRegistration {
+  email: string;
+  password: string;
+  country: 'MN' | 'AU';
+  otp: string;
+}
+
+/** `POST /api/users/register` (spec §3 "E-mail registration": Username equals Email, Language 'en'). */
+export function registerByEmail({ email, password, country, otp }: EmailRegistration) {
+  return apiRequest<{ UserId: string }>('/api/users/register', {
+    method: 'POST',
+    json: { Email: email, Username: email, Password: password, Country: country, Language: 'en', Otp: otp },
+  });
+}

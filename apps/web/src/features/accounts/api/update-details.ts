@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Profile } from '@tunes/shared/profile';
+import { apiRequest } from '@/lib/api-client';
+import { profileQueryKey } from '@/lib/auth';
+
+export type ProfileForm = Profile & { Email: string };
+
+/** `PATCH /api/users/me/details` with the whole form state (spec §3). */
+export function updateDetails(form: ProfileForm): Promise<Profile> {
+  return apiRequest<Profile>('/api/users/me/details', { method: 'PATCH', json: form, auth: true });
+}
+
+export function useUpdateDetails() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateDetails,
+    onSuccess: (profile) => queryClient.setQueryData(profileQueryKey(profile.UserId), profile),
+  });
+}

@@ -1,0 +1,160 @@
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import styles from './login-modal.module.css';
+
+interface CountryOption {
+  iso2: string;
+  name: string;
+  dialCode: number;
+}
+
+type RegionNames = Record<string, string>;
+
+/**
+ * Region names for languages a browser's `Intl` may lack: some builds (e.g. Debian's Chromium)
+ * ship no Mongolian locale data and would name every country in English. Loaded only then.
+ */
+const FALLBACK_REGION_NAMES: Record<string, () => Promise<RegionNames>> = {
+  mn: async () => {
+    const { countries } = (await import('i18n-iso-countries/langs/mn.json')).default as {
+      countries: Record<string, string | string[]>;
+    };
+    return Object.fromEntries(
+      Object.entries(countries).map(([iso2, name]) => [iso2, Array.isArray(name) ? (name[0] ?? iso2) : name]),
+    );
+  },
+};
+
+function intlKnows(language: string): boolean {
+  try {
+    return Intl.DisplayNames.supportedLocalesOf([language]).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Region names from the library when this browser's `Intl` cannot name regions in `language`. */
+function useFallbackRegionNames(language: string): RegionNames | undefined {
+  const [loaded, setLoaded] = useState<{ language: string; names: RegionNames }>();
+  useEffect(() => {
+    const load = FALLBACK_REGION_NAMES[language];
+    if (!load || intlKnows(language)) return;
+    let current = true;
+    load()
+      .then((names) => {
+        if (current) setLoaded({ language, names });
+      })
+      .catch((error: unknown) => console.error('region names failed to load', error));
+    return () => {
+      current = false;
+    };
+  }, [language]);
+  return loaded?.language === language ? loaded.names : undefined;
+}
+
+/**
+ * The world's dial codes from libphonenumber-js, named with Intl.DisplayNames in `language`
+ * (or `fallbackNames` where this browser's Intl does not know the language).
+ */
+function countryOptions(language: string, fallbackNames?: RegionNames): CountryOption[] {
+  let names: Intl.DisplayNames | undefined;
+  try {
+    names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
+  } catch {
+    names = undefined;
+  }
+  return getCountries()
+    .map((iso2) => ({
+      iso2,
+      name: fallbackNames?.[iso2] ?? names?.of(iso2) ?? iso2,
+      dialCode: Number(getCountryCallingCode(iso2)),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
+}
+
+interface Props {
+  value: number;
+  onChange(dialCode: number): void;
+}
+
+/** Searchable dial-code dropdown (spec §2), Mongolia +976 by default. */
+export function CountryCodeSelect({ value, onChange }: Props) {
+  const { t, i18n } = useTranslation('accounts');
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const listId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const fallbackNames = useFallbackRegionNames(i18n.language);
+  const options = useMemo(() => countryOptions(i18n.language, fallbackNames), [i18n.language, fallbackNames]);
+  const term = search.trim().toLowerCase().replace(/^\+/, '');
+  const visible = term
+    ? options.filter(
+        (option) =>
+          option.name.toLowerCase().includes(term) ||
+          String(option.dialCode).startsWith(term) ||
+          option.iso2.toLowerCase() === term,
+      )
+    : options;
+
+  const choose = (dialCode: number) => {
+    onChange(dialCode);
+    setOpen(false);
+    setSearch('');
+    buttonRef.current?.focus();
+  };
+
+  return (
+    <div className={styles.countryCode}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={`select ${styles.countryButton}`}
+        aria-label={`${t('mobile.country-code')}: +${value}`}
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((isOpen) => !isOpen)}
+      >
+        +{value}
+      </button>
+      {open && (
+        <div className={styles.countryPopover}>
+          <input
+            className="input"
+            type="search"
+            aria-label={t('mobile.search-country')}
+            placeholder={t('mobile.search-country')}
+            value={search}
+            // biome-ignore lint/a11y/noAutofocus: the search field is what the user opened the list for.
+            autoFocus
+            onChange={(event) => setSearch(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                setOpen(false);
+                buttonRef.current?.focus();
+              }
+              if (event.key === 'Enter' && visible[0]) choose(visible[0].dialCode);
+            }}
+          />
+          <ul id={listId} className={styles.countryList} aria-label={t('mobile.country-code')}>
+            {visible.map((option) => (
+              <li key={option.iso2}>
+                <button
+                  type="button"
+                  className={styles.countryOption}
+                  aria-label={`${option.name} +${option.dialCode}`}
+                  aria-current={option.dialCode === value ? 'true' : undefined}
+                  onClick={() => choose(option.dialCode)}
+                >
+                  <span>{option.name}</span>
+                  <span className={styles.dial}>+{option.dialCode}</span>
+                </button>
+              </li>
+            ))}
+            {visible.length === 0 && <li className={styles.muted}>{t('mobile.no-country')}</li>}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

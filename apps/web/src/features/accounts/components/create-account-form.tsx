@@ -1,0 +1,80 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { RESEND_COUNTDOWN_SECONDS } from '@tunes/shared/constants';
+import { emailSchema } from '@tunes/shared/validation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { isAlreadySent, requestOtp, retryAfterSeconds } from '../api/otp';
+import { FieldError } from './form-error';
+import styles from './login-modal.module.css';
+
+const schema = z.object({ email: emailSchema });
+type Values = z.input<typeof schema>;
+
+interface Props {
+  /** The code went out (or was already sent): verify next, resend after `resendIn` seconds. */
+  onCodeSent(email: string, resendIn: number): void;
+  onBack(): void;
+}
+
+/** Create an account, step 1 (spec §2): the e-mail address that receives a code. */
+export function CreateAccountForm({ onCodeSent, onBack }: Props) {
+  const { t, i18n } = useTranslation('accounts');
+  const [failure, setFailure] = useState('');
+  const form = useForm<Values, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { email: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async ({ email }) => {
+    setFailure('');
+    try {
+      await requestOtp({ email }, i18n.language);
+      onCodeSent(email, RESEND_COUNTDOWN_SECONDS);
+    } catch (error) {
+      if (isAlreadySent(error)) {
+        toast(t('messages.otp-already-sent'));
+        onCodeSent(email, retryAfterSeconds(error) ?? RESEND_COUNTDOWN_SECONDS);
+        return;
+      }
+      setFailure(t('messages.otp-request-failed'));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit}>
+      <p>{t('email.create-intro')}</p>
+      <div className="field">
+        <label className="field__label" htmlFor="create-email">
+          {t('email.address')}
+        </label>
+        <input
+          id="create-email"
+          className="input"
+          type="email"
+          autoComplete="email"
+          aria-invalid={Boolean(errors.email)}
+          aria-describedby={errors.email ? 'create-email-error' : undefined}
+          {...form.register('email')}
+        />
+        <FieldError id="create-email-error" message={errors.email?.message} />
+      </div>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" className="button button--primary button--block" disabled={isSubmitting}>
+        {t('email.request-code')}
+      </button>
+      <div className={styles.links}>
+        <button type="button" className="link-button" onClick={onBack}>
+          {t('email.back-to-login')}
+        </button>
+      </div>
+    </form>
+  );
+}

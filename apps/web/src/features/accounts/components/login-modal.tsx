@@ -1,0 +1,98 @@
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { goToProfile } from '../api/sign-in';
+import { blockEnter } from './block-enter';
+import { EmailAuth } from './email-auth';
+import styles from './login-modal.module.css';
+import { MobileLogin } from './mobile-login';
+
+interface Props {
+  /** After a successful sign-in; by default go to /profile and reload (spec §4). */
+  onSignedIn?: () => void;
+  /** The close button; hidden when not given. */
+  onClose?: () => void;
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex="0"]';
+
+/** Keeps Tab and Shift+Tab inside the modal (it is aria-modal), wrapping at either end. */
+function keepFocusInside(event: KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'Tab') return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.getClientRects().length > 0,
+  );
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === event.currentTarget)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** The login-or-register modal of spec §2: Mobile (default) or E-mail. */
+export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
+  const { t } = useTranslation('accounts');
+  const [method, setMethod] = useState<'mobile' | 'email'>('mobile');
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    dialogRef.current?.focus();
+    if (!onClose) return;
+    const onEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onEscape);
+    return () => document.removeEventListener('keydown', onEscape);
+  }, [onClose]);
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        ref={dialogRef}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={(event) => {
+          blockEnter(event);
+          keepFocusInside(event);
+        }}
+      >
+        {onClose && (
+          <button type="button" className="modal__close" aria-label={t('modal.close')} onClick={onClose}>
+            ×
+          </button>
+        )}
+        <h2 id={titleId} className={styles.title}>
+          {t('modal.title')}
+        </h2>
+        <fieldset className={styles.switch}>
+          <legend className="visually-hidden">{t('modal.method')}</legend>
+          {(['mobile', 'email'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              className={styles.switchButton}
+              aria-pressed={method === name}
+              onClick={() => setMethod(name)}
+            >
+              {t(`modal.${name}`)}
+            </button>
+          ))}
+        </fieldset>
+        {method === 'mobile' ? (
+          <MobileLogin onSignedIn={onSignedIn} />
+        ) : (
+          <EmailAuth onSignedIn={onSignedIn} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PROFILE_FIELD_MAX_LENGTH } from '@tunes/shared/constants';
+import type { Profile } from '@tunes/shared/profile';
+import { EMAIL_PATTERN, profileFieldSchema } from '@tunes/shared/validation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Link, useLocation } from 'wouter';
+import { z } from 'zod';
+import { ApiError } from '@/lib/api-client';
+import { useUpdateDetails } from '../api/update-details';
+import { FieldError } from './form-error';
+import styles from './profile.module.css';
+
+const schema = z.object({
+  FirstName: profileFieldSchema,
+  LastName: profileFieldSchema,
+  Email: profileFieldSchema.refine(
+    (value) => value === '' || EMAIL_PATTERN.test(value),
+    'validation.enter-valid-email',
+  ),
+});
+type Values = z.input<typeof schema>;
+const FIELDS = [
+  ['FirstName', 'edit.first-name', 'given-name', 'text'],
+  ['LastName', 'edit.last-name', 'family-name', 'text'],
+  ['Email', 'edit.email', 'email', 'email'],
+] as const;
+
+/** /profile-edit (spec §2): FirstName, LastName, Email, at most 50 characters; success → /profile. */
+export function ProfileEditForm({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('accounts');
+  const [, navigate] = useLocation();
+  const [failure, setFailure] = useState('');
+  const update = useUpdateDetails();
+  const form = useForm<Values, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      FirstName: profile.FirstName,
+      LastName: profile.LastName,
+      Email: profile.PrimaryEmail ?? '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure('');
+    try {
+      // The whole edit state is sent (spec §3); the server reads the editable fields.
+      await update.mutateAsync({ ...profile, ...values });
+      toast.success(t('edit.saved'));
+      navigate('/profile');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        form.setError('Email', { message: t('edit.email-taken') });
+      } else {
+        // Spec §8: profile edit failures are logged; we also tell the user.
+        console.error('profile edit failed', error);
+        setFailure(t('edit.failed'));
+      }
+    }
+  });
+
+  return (
+    <form noValidate className={styles.form} onSubmit={submit}>
+      {FIELDS.map(([name, label, autoComplete, type]) => (
+        <div className="field" key={name}>
+          <label className="field__label" htmlFor={`edit-${name}`}>
+            {t(label)}
+          </label>
+          <input
+            id={`edit-${name}`}
+            className="input"
+            type={type}
+            autoComplete={autoComplete}
+            maxLength={PROFILE_FIELD_MAX_LENGTH}
+            aria-invalid={Boolean(errors[name])}
+            aria-describedby={errors[name] ? `edit-${name}-error` : undefined}
+            {...form.register(name)}
+          />
+          <FieldError id={`edit-${name}-error`} message={errors[name]?.message} />
+        </div>
+      ))}
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className={styles.actions}>
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          {t('edit.save')}
+        </button>
+        <Link href="/profile" className="button button--ghost">
+          {t('edit.cancel')}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { useLocation, useSearch } from 'wouter';
+import { ApiError, type TokenResponse } from '@/lib/api-client';
+import { storeSession } from '../api/sign-in';
+import { validateHmac } from '../api/validate-hmac';
+
+/** One validation per token, even when React runs the effect twice: a token works once. */
+const attempts = new Map<string, Promise<TokenResponse>>();
+
+/** Spec §8 silent-login failure messages by status; otherwise the raw message. */
+function failureMessage(error: unknown, t: (key: string) => string): string {
+  if (error instanceof ApiError) {
+    if (error.status === 400 || error.status === 401) return t('silent.error-400');
+    if (error.status === 402) return t('silent.error-402');
+    if (error.status === 403) return t('silent.error-403');
+    if (error.status === 404) return t('silent.error-404');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Silent login from `/premium?userId=…&token=…` (spec §4): validates the HMAC token, stores the
+ * session and goes to /profile with a Mongolian toast; on failure a Mongolian toast and the error.
+ */
+export function SilentLogin() {
+  const { t } = useTranslation('accounts');
+  const [, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const userId = params.get('userId');
+  const token = params.get('token');
+  const [state, setState] = useState<{ status: 'idle' | 'checking' | 'error'; message?: string }>({
+    status: 'idle',
+  });
+
+  useEffect(() => {
+    if (!userId || !token) return;
+    let current = true;
+    setState({ status: 'checking' });
+    let attempt = attempts.get(token);
+    if (!attempt) {
+      attempt = validateHmac(userId, token);
+      attempts.set(token, attempt);
+    }
+    attempt
+      .then(async (tokens) => {
+        if (!current) return;
+        await storeSession(tokens);
+        toast.success(t('silent.success'));
+        // Within the app (no reload), so the success toast stays on screen over /profile.
+        navigate('/profile', { replace: true });
+      })
+      .catch((error: unknown) => {
+        if (!current) return;
+        toast.error(t('silent.failure'));
+        setState({ status: 'error', message: failureMessage(error, t) });
+      });
+    return () => {
+      current = false;
+    };
+  }, [userId, token, t, navigate]);
+
+  if (state.status === 'checking') {
+    return (
+      <p role="status" aria-live="polite">
+        {t('silent.checking')}
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <p className="form-error" role="alert">
+        {state.message}
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,103 @@
+import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { ApiError } from '@/lib/api-client';
+import { isAlreadySent, requestOtp, retryAfterSeconds, validateOtp } from '../api/otp';
+import { useCountdown } from '../hooks/use-countdown';
+import { CodeBoxes } from './code-boxes';
+import styles from './login-modal.module.css';
+
+interface Props {
+  email: string;
+  resendIn: number;
+  onVerified(otp: string): void;
+}
+
+/** Verify the e-mail with the 4-digit code (spec §2, §8 validateOTP messages). */
+export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
+  const { t, i18n } = useTranslation('accounts');
+  const [digits, setDigits] = useState<string[]>(() => Array(OTP_LENGTH).fill(''));
+  const [failure, setFailure] = useState('');
+  const [busy, setBusy] = useState(false);
+  const countdown = useCountdown(resendIn);
+  const code = digits.join('');
+
+  const verify = async () => {
+    if (!/^\d{4}$/.test(code)) {
+      setFailure(t('messages.invalid-code'));
+      return;
+    }
+    setBusy(true);
+    setFailure('');
+    try {
+      if (await validateOtp({ email }, code)) {
+        onVerified(code);
+        return;
+      }
+      setFailure(t('messages.invalid-code'));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        toast.error(t('messages.email-in-use'));
+        setFailure(t('messages.email-in-use'));
+      } else {
+        setFailure(t('messages.email-verification-failed'));
+      }
+    }
+    setBusy(false);
+  };
+
+  const resend = async () => {
+    setBusy(true);
+    try {
+      await requestOtp({ email }, i18n.language);
+      setDigits(Array(OTP_LENGTH).fill(''));
+      countdown.start(RESEND_COUNTDOWN_AFTER_RESEND_SECONDS);
+    } catch (error) {
+      if (isAlreadySent(error)) {
+        toast(t('messages.otp-already-sent'));
+        countdown.start(retryAfterSeconds(error) ?? RESEND_COUNTDOWN_AFTER_RESEND_SECONDS);
+      } else {
+        toast.error(t('messages.otp-resend-failed'));
+      }
+    }
+    setBusy(false);
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void verify();
+      }}
+    >
+      <p>{t('email.verify-intro', { email })}</p>
+      <CodeBoxes
+        digits={digits}
+        invalid={Boolean(failure)}
+        onChange={(next) => {
+          setDigits(next);
+          setFailure('');
+        }}
+      />
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" className="button button--primary button--block" disabled={busy}>
+        {t('email.verify')}
+      </button>
+      <div className={styles.links}>
+        {countdown.secondsLeft > 0 ? (
+          <span className={styles.muted}>{t('mobile.resend-in', { seconds: countdown.secondsLeft })}</span>
+        ) : (
+          <button type="button" className="link-button" disabled={busy} onClick={() => void resend()}>
+            {t('mobile.resend')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ContentCard } from '@tunes/shared/content';
+import { apiRequest } from '@/lib/api-client';
+
+export const contentCardsQueryKey = ['content', 'cards'] as const;
+
+export async function getContentCards(): Promise<ContentCard[]> {
+  const { result } = await apiRequest<{ result: ContentCard[] }>('/api/landing-page/contents/list/ALL');
+  return result;
+}
+
+export function useContentCards() {
+  return useQuery({ queryKey: contentCardsQueryKey, queryFn: getContentCards, staleTime: 60_000, retry: 1 });
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { LandingData } from '@tunes/shared/content';
+import { apiRequest } from '@/lib/api-client';
+
+export const landingPageQueryKey = ['content', 'landing-page'] as const;
+
+export async function getLandingPage(): Promise<LandingData> {
+  const { result } = await apiRequest<{ result: LandingData }>('/api/landing-page');
+  return result;
+}
+
+export function useLandingPage() {
+  return useQuery({ queryKey: landingPageQueryKey, queryFn: getLandingPage, staleTime: 60_000, retry: 1 });
+}

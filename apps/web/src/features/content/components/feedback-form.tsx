@@ -1,0 +1,124 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EMAIL_MAX_LENGTH } from '@tunes/shared/constants';
+import {
+  FEEDBACK_NAME_MAX_LENGTH,
+  FEEDBACK_SUCCESS_MESSAGE,
+  FEEDBACK_TEXT_MAX_LENGTH,
+  type FeedbackRequest,
+  feedbackRequestSchema,
+} from '@tunes/shared/content';
+import { useState } from 'react';
+import { type FieldPath, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { useSendFeedback } from '../api/send-feedback';
+import styles from './contact.module.css';
+
+type Result = { kind: 'success'; text: string } | { kind: 'error' };
+type FeedbackForm = { name: string; email: string; feedback: string };
+
+const FIELDS: {
+  name: FieldPath<FeedbackForm>;
+  type: 'text' | 'email' | 'textarea';
+  max: number;
+  autoComplete: string;
+}[] = [
+  { name: 'name', type: 'text', max: FEEDBACK_NAME_MAX_LENGTH, autoComplete: 'name' },
+  { name: 'email', type: 'email', max: EMAIL_MAX_LENGTH, autoComplete: 'email' },
+  { name: 'feedback', type: 'textarea', max: FEEDBACK_TEXT_MAX_LENGTH, autoComplete: 'off' },
+];
+
+/** The feedback form of /contact (spec §2, §5, §7): all fields required; clears on success. */
+export function FeedbackForm() {
+  const { t } = useTranslation('content');
+  const { t: tCommon } = useTranslation('common');
+  const send = useSendFeedback();
+  const [result, setResult] = useState<Result | null>(null);
+  const { register, handleSubmit, reset, setError, formState } = useForm<
+    FeedbackForm,
+    unknown,
+    FeedbackRequest
+  >({
+    resolver: zodResolver(feedbackRequestSchema),
+    defaultValues: { name: '', email: '', feedback: '' },
+  });
+
+  const onSubmit = handleSubmit((values) => {
+    setResult(null);
+    send.mutate(values, {
+      onSuccess: ({ message }) => {
+        reset();
+        setResult({
+          kind: 'success',
+          text: message === FEEDBACK_SUCCESS_MESSAGE ? t('feedback.success') : message,
+        });
+      },
+      onError: (error) => {
+        const field = error instanceof ApiError ? error.body.field : undefined;
+        if (field === 'name' || field === 'email' || field === 'feedback') {
+          setError(field, {
+            message: field === 'email' ? 'validation.enter-valid-email' : 'validation.required',
+          });
+        }
+        setResult({ kind: 'error' });
+      },
+    });
+  });
+
+  return (
+    <section className={`card ${styles.formCard}`} aria-labelledby="feedback-title">
+      <h2 id="feedback-title">{t('feedback.title')}</h2>
+      <p className={styles.muted}>{t('feedback.intro')}</p>
+      <form onSubmit={onSubmit} noValidate>
+        {FIELDS.map(({ name, type, max, autoComplete }) => {
+          const error = formState.errors[name]?.message;
+          const id = `feedback-${name}`;
+          const shared = {
+            id,
+            maxLength: max,
+            autoComplete,
+            'aria-required': true,
+            'aria-invalid': Boolean(error),
+            'aria-describedby': `${id}-error`,
+            ...register(name, { onChange: () => result && setResult(null) }),
+          };
+          return (
+            <div className="field" key={name}>
+              <label className="field__label" htmlFor={id}>
+                {t(`feedback.${name}`)}
+              </label>
+              {type === 'textarea' ? (
+                <textarea className="textarea" rows={6} {...shared} />
+              ) : (
+                <input className="input" type={type} {...shared} />
+              )}
+              <span id={`${id}-error`} className="field__error">
+                {error ? tCommon(error) : ''}
+              </span>
+            </div>
+          );
+        })}
+        <div aria-live="polite">
+          {result?.kind === 'success' && (
+            <p className={`form-success ${styles.result}`} role="status">
+              {result.text}
+            </p>
+          )}
+        </div>
+        {result?.kind === 'error' && (
+          <p className="form-error" role="alert">
+            {t('feedback.failed')}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={send.isPending}
+          aria-busy={send.isPending}
+        >
+          {send.isPending ? t('feedback.sending') : t('feedback.submit')}
+        </button>
+      </form>
+    </section>
+  );
+}

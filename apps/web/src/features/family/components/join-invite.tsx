@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { acceptErrorKey, useAcceptInvitation } from '../api/accept-invitation';
+import { useSharedCode } from '../hooks/use-shared-code';
+import styles from './family.module.css';
+
+type Result = { kind: 'joined' } | { kind: 'refused'; messageKey: ReturnType<typeof acceptErrorKey> };
+
+/**
+ * The 'join premium' block (spec §2/§4) for a signed-in user holding a pending shared code:
+ * Accept invite, then 'now part of family plan' or the refusal in the red message area.
+ */
+export function JoinInvite() {
+  const { t } = useTranslation('family');
+  const { code, clear } = useSharedCode();
+  const accept = useAcceptInvitation();
+  const [result, setResult] = useState<Result | null>(null);
+
+  if (!code && !result) return null;
+
+  const onAccept = () => {
+    if (!code) return;
+    setResult(null);
+    accept.mutate(code, {
+      onSuccess: () => {
+        clear();
+        setResult({ kind: 'joined' });
+      },
+      onError: (error) => setResult({ kind: 'refused', messageKey: acceptErrorKey(error) }),
+    });
+  };
+
+  return (
+    <section className={`card ${styles.block}`} aria-labelledby="join-premium-title">
+      <h2 id="join-premium-title">{t('join.title')}</h2>
+      {result?.kind === 'joined' ? (
+        <p className={styles.success} role="status">
+          {t('join.success')}
+        </p>
+      ) : (
+        <>
+          <p>{t('join.text')}</p>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={onAccept}
+            disabled={accept.isPending}
+            aria-busy={accept.isPending}
+          >
+            {accept.isPending ? t('join.accepting') : t('join.accept')}
+          </button>
+          <p className={styles.error} role="alert">
+            {result?.kind === 'refused' ? t(result.messageKey) : ''}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

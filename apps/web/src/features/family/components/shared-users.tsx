@@ -1,0 +1,47 @@
+import type { SharedUser } from '@tunes/shared/family';
+import { formatPhoneForDisplay } from '@tunes/shared/validation';
+import { useTranslation } from 'react-i18next';
+import { useRemoveSharedUser } from '../api/remove-shared-user';
+import styles from './family.module.css';
+
+function ProfileIcon() {
+  return (
+    <svg className={styles.icon} viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
+      <circle cx="12" cy="12" r="12" fill="currentColor" opacity="0.15" />
+      <circle cx="12" cy="9.5" r="4" fill="currentColor" />
+      <path d="M4.5 19.5c1.6-3.2 4.3-4.8 7.5-4.8s5.9 1.6 7.5 4.8" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** The plan's members, each with icon, first name, phone and Remove (spec §2). */
+export function SharedUsers({ subscriptionId, users }: { subscriptionId: string; users: SharedUser[] }) {
+  const { t } = useTranslation('family');
+  const remove = useRemoveSharedUser(subscriptionId);
+  if (users.length === 0) return <p className={styles.muted}>{t('manage.empty')}</p>;
+  return (
+    <ul className={styles.members} aria-label={t('manage.list')}>
+      {users.map((user) => {
+        const name = user.FirstName || t('manage.no-name');
+        return (
+          <li key={user.UserId} className={styles.member}>
+            <ProfileIcon />
+            <span className={styles.memberName}>{name}</span>
+            <span className={styles.memberPhone}>{formatPhoneForDisplay(user.Username)}</span>
+            <button
+              type="button"
+              className="button button--danger"
+              aria-label={t('manage.remove-label', { name })}
+              disabled={remove.isPending && remove.variables === user.UserId}
+              onClick={() => {
+                if (window.confirm(t('manage.confirm'))) remove.mutate(user.UserId);
+              }}
+            >
+              {t('manage.remove')}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,122 @@
+import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
+import type { Plan } from '@tunes/shared/premium';
+import { plansForSale } from '@tunes/shared/premium-rules';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Link, useLocation } from 'wouter';
+import { PageTitle } from '@/components/page';
+import { ApiError } from '@/lib/api-client';
+import { currentSubscription, logout, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
+import { usePlans } from '../api/get-plans';
+import { checkoutErrorKey, useStartCheckout } from '../api/start-checkout';
+import { ComparisonTable } from './comparison-table';
+import { PlanCard } from './plan-card';
+import styles from './premium.module.css';
+import { StoreNote } from './store-note';
+
+/** /premium (spec §2): banner, currency, plans for sale, Free vs Premium, store note. */
+export function PremiumPage() {
+  const { t } = useTranslation('premium');
+  const { t: tCommon } = useTranslation('common');
+  const [, navigate] = useLocation();
+  const session = useSession();
+  const profile = useProfile();
+  const subscribed = useIsSubscribed();
+  const { merchants, plans, isLoading } = usePlans();
+  const checkout = useStartCheckout(session?.sub);
+  const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
+
+  // Spec §4: a subscribed user is sent to the home page.
+  useEffect(() => {
+    if (subscribed) navigate('/', { replace: true });
+  }, [subscribed, navigate]);
+
+  // Spec §8: a failed merchants load signs the user out (only when the session is refused).
+  useEffect(() => {
+    const error = merchants.error;
+    if (session && error instanceof ApiError && error.status === 401) logout();
+    else if (error) console.error('merchants load failed', error);
+  }, [merchants.error, session]);
+
+  const forSale = plansForSale(plans);
+  const currencies = [...new Set(forSale.map((plan) => plan.Currency))];
+  const shown = forSale.filter((plan) => plan.Currency === currency);
+  const busy = checkout.isPending || checkout.isSuccess;
+
+  const choose = (plan: Plan) => {
+    if (!session) {
+      navigate('/login');
+      return;
+    }
+    checkout.mutate(plan.MerchantCode, {
+      onError: (error) => toast.error(t(`checkout.${checkoutErrorKey(error)}`)),
+    });
+  };
+
+  return (
+    <div className={`page ${styles.premium}`}>
+      <section className={styles.banner} aria-labelledby="premium-title">
+        <PageTitle className={styles.pageTitle}>{tCommon('pages.premium')}</PageTitle>
+        <p className={styles.bannerTitle}>{t('banner.title')}</p>
+        <p className={styles.bannerText}>{t('banner.text')}</p>
+      </section>
+
+      <StoreNote subscription={currentSubscription(profile.data)} />
+
+      {!session && (
+        <p className={`card ${styles.visitor}`}>
+          {t('visitor.text')}{' '}
+          <Link href="/login" className="button button--ghost">
+            {t('visitor.login')}
+          </Link>
+        </p>
+      )}
+
+      <section aria-labelledby="plans-title" aria-busy={isLoading}>
+        <div className={styles.plansHead}>
+          <h2 id="plans-title">{t('plans-title')}</h2>
+          {currencies.length > 0 && (
+            <div className={`field ${styles.currency}`}>
+              <label className="field__label" htmlFor="plan-currency">
+                {t('currency')}
+              </label>
+              <select
+                id="plan-currency"
+                className="select"
+                value={currency}
+                onChange={(event) => setCurrency(event.target.value)}
+              >
+                {currencies.map((code) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+        </div>
+
+        {isLoading ? (
+          <div className={styles.loading} role="status">
+            <span className="spinner" aria-hidden="true" />
+            {t('loading')}
+          </div>
+        ) : shown.length === 0 ? (
+          <p className={styles.empty}>{t('empty')}</p>
+        ) : (
+          <div className={styles.plans}>
+            {shown.map((plan) => (
+              <PlanCard key={plan.MerchantCode} plan={plan} onChoose={choose} busy={busy} />
+            ))}
+          </div>
+        )}
+        <p className="visually-hidden" role="status">
+          {busy ? t('checkout.redirecting') : ''}
+        </p>
+      </section>
+
+      <ComparisonTable />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { localized } from '@tunes/shared/premium-rules';
+import { isSubscriptionActive, type Profile, type SubscriptionView } from '@tunes/shared/profile';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Link } from 'wouter';
+import { currentSubscription } from '@/lib/auth';
+import { useCancelSubscription } from '../api/cancel-subscription';
+import { formatDate } from '../format';
+import styles from './premium.module.css';
+import { StoreNote } from './store-note';
+
+/**
+ * The subscription block of /profile (spec §2/§4): Active or Inactive; while the end date is in
+ * the future the package, dates and auto-renew; the store note; Go Premium without one; and
+ * cancelling Premium for the owner of a card subscription that still renews.
+ */
+export function SubscriptionStatus({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('premium');
+  const subscription = currentSubscription(profile);
+  const active = subscription ? isSubscriptionActive(subscription) : false;
+  return (
+    <section className={`card ${styles.status}`} aria-labelledby="subscription-title">
+      <h2 id="subscription-title">{t('status.title')}</h2>
+      <dl className={styles.details}>
+        <div>
+          <dt>{t('status.label')}</dt>
+          <dd className={active ? styles.active : styles.inactive}>
+            {active ? t('status.active') : t('status.inactive')}
+          </dd>
+        </div>
+        {subscription && new Date(subscription.EndDate) > new Date() && (
+          <PeriodDetails subscription={subscription} />
+        )}
+      </dl>
+      <StoreNote subscription={subscription} />
+      {!subscription && (
+        <>
+          <p>{t('status.none')}</p>
+          <Link href="/premium" className="button button--primary">
+            {t('status.go-premium')}
+          </Link>
+        </>
+      )}
+      {subscription && <CancelPremium userId={profile.UserId} subscription={subscription} />}
+    </section>
+  );
+}
+
+function PeriodDetails({ subscription }: { subscription: SubscriptionView }) {
+  const { t, i18n } = useTranslation('premium');
+  const language = i18n.language;
+  return (
+    <>
+      <div>
+        <dt>{t('status.package')}</dt>
+        <dd>{localized(subscription.PackageCost.Name, language)}</dd>
+      </div>
+      <div>
+        <dt>{t('status.start')}</dt>
+        <dd>{formatDate(subscription.StartDate, language)}</dd>
+      </div>
+      <div>
+        <dt>{t('status.end')}</dt>
+        <dd>{formatDate(subscription.EndDate, language)}</dd>
+      </div>
+      <div>
+        <dt>{t('status.auto-renew')}</dt>
+        <dd>{subscription.IsAutoRenew ? t('status.yes') : t('status.no')}</dd>
+      </div>
+    </>
+  );
+}
+
+function CancelPremium({ userId, subscription }: { userId: string; subscription: SubscriptionView }) {
+  const { t, i18n } = useTranslation('premium');
+  const cancel = useCancelSubscription(userId);
+  const endDate = formatDate(subscription.EndDate, i18n.language);
+  const source = subscription.Source.SourceType;
+
+  if (subscription.Role === 'member') return <p className={styles.note}>{t('status.member')}</p>;
+  if (source === 'Voucher') return <p className={styles.note}>{t('status.voucher', { date: endDate })}</p>;
+  if (!subscription.IsAutoRenew)
+    return <p className={styles.note}>{t('status.cancelled', { date: endDate })}</p>;
+  // App Store and Google Play subscriptions are cancelled in the store (the store note says so).
+  if (source === 'Apple IAP' || source === 'Google Play') return null;
+
+  const onCancel = () => {
+    if (!window.confirm(t('status.cancel-confirm', { date: endDate }))) return;
+    cancel.mutate(subscription.SubscriptionId, {
+      onSuccess: () => toast.success(t('status.cancel-success')),
+      onError: (error) => {
+        console.error('cancel failed', error);
+        toast.error(t('status.cancel-failed'));
+      },
+    });
+  };
+  return (
+    <>
+      {/* No card is stored: the period renews only when its renewal payment arrives. */}
+      <p className={styles.note}>{t('status.renews-by-payment', { date: endDate })}</p>
+      <button
+        type="button"
+        className="button button--danger"
+        onClick={onCancel}
+        disabled={cancel.isPending}
+        aria-busy={cancel.isPending}
+      >
+        {cancel.isPending ? t('status.cancelling') : t('status.cancel')}
+      </button>
+    </>
+  );
+}

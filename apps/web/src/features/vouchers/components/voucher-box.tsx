@@ -1,0 +1,89 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { VOUCHER_MAX_LENGTH } from '@tunes/shared/constants';
+import { redeemVoucherQuerySchema } from '@tunes/shared/vouchers';
+import { useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useRedeemVoucher, type VoucherErrorKey, voucherErrorKey } from '../api/redeem-voucher';
+import styles from './voucher-box.module.css';
+import { toVoucherInput } from './voucher-input';
+
+type Result = { kind: 'success' } | { kind: 'error'; key: VoucherErrorKey };
+
+/** The voucher redeem box of /profile: idle → loading → success or error (spec §4/§8). */
+export function VoucherBox() {
+  const { t } = useTranslation('vouchers');
+  const { t: tCommon } = useTranslation('common');
+  const redeem = useRedeemVoucher();
+  const [result, setResult] = useState<Result | null>(null);
+  const { control, handleSubmit, reset } = useForm<{ code: string }>({
+    resolver: zodResolver(redeemVoucherQuerySchema),
+    defaultValues: { code: '' },
+  });
+  const { field, fieldState } = useController({ control, name: 'code' });
+
+  const onSubmit = handleSubmit(({ code }) => {
+    setResult(null);
+    redeem.mutate(code, {
+      onSuccess: () => {
+        reset();
+        setResult({ kind: 'success' });
+      },
+      onError: (error) => setResult({ kind: 'error', key: voucherErrorKey(error) }),
+    });
+  });
+
+  const fieldError = fieldState.error?.message;
+  return (
+    <section className={`card ${styles.box}`} aria-labelledby="voucher-title">
+      <h2 id="voucher-title">{t('title')}</h2>
+      <p>{t('text')}</p>
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <div className={`field ${styles.field}`}>
+          <label className="field__label" htmlFor="voucher-code">
+            {t('label')}
+          </label>
+          <input
+            id="voucher-code"
+            className="input"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={VOUCHER_MAX_LENGTH}
+            pattern="[A-Za-z0-9\-]*"
+            aria-describedby="voucher-hint voucher-error"
+            aria-invalid={Boolean(fieldError)}
+            name={field.name}
+            ref={field.ref}
+            value={field.value}
+            onBlur={field.onBlur}
+            onChange={(event) => {
+              field.onChange(toVoucherInput(event.target.value));
+              if (result) setResult(null);
+            }}
+          />
+          <span id="voucher-hint" className={styles.hint}>
+            {t('hint')}
+          </span>
+          <span id="voucher-error" className="field__error">
+            {fieldError ? tCommon(fieldError) : ''}
+          </span>
+        </div>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={redeem.isPending}
+          aria-busy={redeem.isPending}
+        >
+          {redeem.isPending ? t('submitting') : t('submit')}
+        </button>
+      </form>
+      <p
+        className={result?.kind === 'error' ? styles.error : styles.success}
+        role={result?.kind === 'error' ? 'alert' : 'status'}
+      >
+        {result?.kind === 'success' ? t('success') : result?.kind === 'error' ? t(result.key) : ''}
+      </p>
+    </section>
+  );
+}

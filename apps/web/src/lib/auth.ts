@@ -1,0 +1,58 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Profile, SubscriptionView } from '@tunes/shared/profile';
+import { useSyncExternalStore } from 'react';
+import { apiRequest } from './api-client';
+import { queryClient } from './query-client';
+import {
+  type AuthData,
+  clearSession,
+  GRANT_URL_KEY,
+  readSession,
+  SHARED_CODE_KEY,
+  subscribeToSession,
+} from './session';
+
+/** The signed-in user's session, or null for a visitor; re-renders when it changes. */
+export function useSession(): AuthData | null {
+  return useSyncExternalStore(subscribeToSession, readSession, () => null);
+}
+
+export const profileQueryKey = (sub: string) => ['profile', sub] as const;
+
+export function getProfile(sub: string): Promise<Profile> {
+  return apiRequest<Profile>(`/api/users/${encodeURIComponent(sub)}/profile`, { auth: true });
+}
+
+/** The signed-in user's profile (spec §3); idle for visitors. */
+export function useProfile() {
+  const session = useSession();
+  return useQuery({
+    queryKey: profileQueryKey(session?.sub ?? ''),
+    queryFn: () => getProfile(session?.sub ?? ''),
+    enabled: Boolean(session),
+  });
+}
+
+/** The first subscription of the profile: the one the site shows (spec §3). */
+export function currentSubscription(profile: Profile | undefined): SubscriptionView | undefined {
+  return profile?.Subscriptions[0];
+}
+
+/** Subscribed = the profile has a first subscription (spec §4): hides the Premium link. */
+export function useIsSubscribed(): boolean {
+  const { data } = useProfile();
+  return Boolean(currentSubscription(data));
+}
+
+/** Logout (spec §2): clear the cookie, the stored invite code and grant URL, then reload. */
+export function logout(): void {
+  clearSession();
+  try {
+    sessionStorage.removeItem(SHARED_CODE_KEY);
+    localStorage.removeItem(GRANT_URL_KEY);
+  } catch {
+    // Storage may be unavailable; the cookie is what signs the user out.
+  }
+  queryClient.clear();
+  location.reload();
+}

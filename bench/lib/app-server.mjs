@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { freePort, startNode, stop, waitFor } from './processes.mjs';
+
+export const JWT_SECRET = randomBytes(32).toString('hex');
+
+/**
+ * The production build of the server (`apps/server/dist/server.js`, NODE_ENV=production) on
+ * 127.0.0.1, on PGlite (`dataDir`) or PostgreSQL (`databaseUrl`). Resolves once `/` answers,
+ * with the milliseconds that took (the start-up budget of DESIGN §6).
+ */
+export async function startAppServer(root, { dataDir, databaseUrl, webDir }) {
+  const port = await freePort();
+  const secret = () => randomBytes(32).toString('hex');
+  const startedAt = Date.now();
+  const server = startNode(path.join(root, 'apps/server/dist/server.js'), [], {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO_DATA: 'true',
+    WEB_DIST_DIR: webDir,
+    PAYMENT_CHECK_INTERVAL_SECONDS: '0',
+    JWT_SECRET,
+    HMAC_SECRET: secret(),
+    PAYMENT_CLIENT_SECRET: secret(),
+    PAYMENT_CALLBACK_SECRET: secret(),
+    SANDBOX_GATEWAY_SECRET: secret(),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir }),
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let startupMs;
+  try {
+    startupMs = await waitFor(`${baseUrl}/`, { child: server.child, startedAt, timeoutMs: 180_000 });
+  } catch (error) {
+    await stop(server.child);
+    throw new Error(`${error.message}\n${server.output()}`);
+  }
+  return { baseUrl, port, startupMs, stop: () => stop(server.child), output: server.output };
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+/**
+ * The JavaScript and CSS each route loads, compressed (gzip -9 and brotli, as the server
+ * could send them), from a real page load in Chromium: all of it after the network settles, and
+ * the part requested before the first contentful paint.
+ */
+export async function measureRoutes(baseUrl, routes, webDir, chromePath) {
+  const browser = await chromium.launch({
+    executablePath: chromePath,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const sizes = new Map();
+  const sizeOf = (pathname) => {
+    if (!sizes.has(pathname)) {
+      const file = readFileSync(path.join(webDir, pathname));
+      sizes.set(pathname, {
+        raw: file.length,
+        gzip: gzipSync(file, { level: 9 }).length,
+        brotli: brotliCompressSync(file).length,
+      });
+    }
+    return sizes.get(pathname);
+  };
+  const results = [];
+  try {
+    for (const route of routes) {
+      const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+      await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      const entries = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        return {
+          fcp: paint ? paint.startTime : null,
+          resources: performance
+            .getEntriesByType('resource')
+            .map((entry) => ({ url: entry.name, start: entry.startTime })),
+        };
+      });
+      const own = entries.resources
+        .map((entry) => ({ ...entry, pathname: new URL(entry.url).pathname }))
+        .filter((entry) => entry.url.startsWith(baseUrl) && /\.(js|css)$/.test(entry.pathname));
+      // Module scripts of index.html are fetched before the navigation's resource timing starts.
+      const html = readFileSync(path.join(webDir, 'index.html'), 'utf8');
+      const shell = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(
+        (match) => match[1],
+      );
+      const all = new Map();
+      for (const pathname of shell) all.set(pathname, { pathname, beforePaint: true });
+      for (const entry of own) {
+        const beforePaint = entries.fcp === null || entry.start <= entries.fcp;
+        const known = all.get(entry.pathname);
+        all.set(entry.pathname, {
+          pathname: entry.pathname,
+          beforePaint: Boolean(known?.beforePaint || beforePaint),
+        });
+      }
+      const sum = (list, kind, key) =>
+        list
+          .filter((entry) => entry.pathname.endsWith(kind))
+          .reduce((total, entry) => total + sizeOf(entry.pathname)[key], 0);
+      const files = [...all.values()];
+      const early = files.filter((entry) => entry.beforePaint);
+      results.push({
+        route,
+        fcpMs: entries.fcp === null ? null : Math.round(entries.fcp),
+        jsGzipBytes: sum(files, '.js', 'gzip'),
+        cssGzipBytes: sum(files, '.css', 'gzip'),
+        jsBrotliBytes: sum(files, '.js', 'brotli'),
+        jsBeforeFirstPaintGzipBytes: sum(early, '.js', 'gzip'),
+        files: files.map((entry) => ({ ...entry, ...sizeOf(entry.pathname) })),
+      });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}

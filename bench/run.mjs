@@ -1,0 +1,250 @@
+// `npm run bench`: the figures of DESIGN §6, printed and written to bench/results/*.json.
+// Builds the production site and server, then measures (never fails on a time):
+//   API      autocannon against the production server on 127.0.0.1, with a bare node:http
+//            hello-world as the baseline in the same run, on PGlite and on PostgreSQL
+//   growth   the same calls with 1,000 and with 1,000,000 generated users
+//   start-up the built server answering `/` on a fresh and on a filled PGlite DATA_DIR
+//   web      Lighthouse (mobile and desktop) on / and /premium; compressed JS/CSS per route
+// Options (environment): BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_USERS_LARGE (1000000),
+//   BENCH_POSTGRES_URL (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
+//   a database tunes_bench_<pid> is created there and dropped), BENCH_SKIP=web,postgres,growth.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { JWT_SECRET, startAppServer } from './lib/app-server.mjs';
+import { measureRoutes } from './lib/bundle-size.mjs';
+import { benchIds, countRows, generateUsers } from './lib/generate-users.mjs';
+import { runLighthouse } from './lib/lighthouse.mjs';
+import { measure } from './lib/load.mjs';
+import { freePort, startNode, stop, waitFor } from './lib/processes.mjs';
+import { siteRoutes } from './lib/routes.mjs';
+import { printSummary } from './lib/summary.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const largeUsers = Number(process.env.BENCH_USERS_LARGE ?? 1_000_000);
+const smallUsers = 1_000;
+/** The generated listener whose calls are measured: a Family owner with two members and a code. */
+const BENCH_USER = 999;
+const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const chromePath = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (candidate) => candidate && existsSync(candidate),
+);
+const startedAt = Date.now();
+const work = mkdtempSync(path.join(tmpdir(), 'tunes-bench-'));
+const log = (line) => process.stdout.write(`${line}\n`);
+const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)}s`;
+
+function run(command, args, env = {}) {
+  const outcome = spawnSync(command, args, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (outcome.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed:\n${outcome.stdout}${outcome.stderr}`);
+}
+
+async function importDist(file) {
+  return import(path.join(root, 'apps/server/dist', file));
+}
+
+const results = {
+  startedAt: new Date(startedAt).toISOString(),
+  machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
+  settings: { seconds, connections, smallUsers, largeUsers },
+  api: [],
+  startup: {},
+  web: {},
+};
+
+log(`[${elapsed()}] building the production site and server`);
+const webDir = path.join(work, 'web');
+run('npm', ['run', 'build', '--workspace', 'packages/shared']);
+run('npm', ['run', 'build', '--workspace', 'apps/server']);
+run(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/vite/bin/vite.js'),
+    'build',
+    'apps/web',
+    '--outDir',
+    webDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'error',
+  ],
+  {
+    NODE_ENV: 'production',
+  },
+);
+
+const { openDatabase } = await importDist('db/database.js');
+const { migrateToLatest } = await importDist('db/migrate.js');
+const { applyDemoSeeds } = await importDist('db/seed.js');
+const { demoSeeds } = await importDist('demo-seeds.js');
+const { AccessTokens } = await importDist('lib/access-tokens.js');
+
+/** The hello-world baseline runs in its own process, like the server, so both get a core. */
+const baselinePort = await freePort();
+const baseline = startNode(path.join(root, 'bench/lib/hello-world.mjs'), [], { PORT: String(baselinePort) });
+await waitFor(`http://127.0.0.1:${baselinePort}/`, { child: baseline.child });
+
+async function fillDatabase(open, from, to) {
+  const handle = await open();
+  try {
+    await migrateToLatest(handle.db);
+    await applyDemoSeeds(handle.db, demoSeeds);
+    const started = Date.now();
+    await generateUsers(handle.db, { from, to });
+    const ids = await benchIds(handle.db, BENCH_USER);
+    return { ids, generatedMs: Date.now() - started, counts: await countRows(handle.db) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function measureApi(server, database, users, ids) {
+  const token = await new AccessTokens(JWT_SECRET, 3600).sign(ids.userId);
+  const browser = { storeid: 'MNCO', 'accept-encoding': 'br, gzip', accept: 'application/json' };
+  const authed = { ...browser, authorization: `Bearer ${token}` };
+  const calls = [
+    ['GET /api/landing-page', '/api/landing-page', browser],
+    ['GET /api/landing-page/contents/list/ALL', '/api/landing-page/contents/list/ALL', browser],
+    ['GET /api/packages/allplans', '/api/packages/allplans?merchantId=14', browser],
+    ['GET /api/users/{sub}/profile', `/api/users/${ids.userId}/profile`, authed],
+    [
+      'GET /api/subscription/{id}/invitation-codes/',
+      `/api/subscription/${ids.subscriptionId}/invitation-codes/`,
+      authed,
+    ],
+  ];
+  const hello = await measure(`http://127.0.0.1:${baselinePort}/`, { connections, seconds });
+  log(`[${elapsed()}] ${database}, ${users} users: hello-world baseline ${hello.requestsPerSecond} req/s`);
+  const measured = [];
+  for (const [name, url, headers] of calls) {
+    const check = await fetch(`${server.baseUrl}${url}`, { headers });
+    const figures = await measure(`${server.baseUrl}${url}`, { connections, seconds, headers });
+    const entry = {
+      database,
+      users,
+      call: name,
+      status: check.status,
+      ...figures,
+      ratioToBaseline: Number((figures.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
+      baselineRequestsPerSecond: hello.requestsPerSecond,
+    };
+    measured.push(entry);
+    log(
+      `[${elapsed()}]   ${name.padEnd(46)} ${String(figures.requestsPerSecond).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  (${Math.round(entry.ratioToBaseline * 100)} % of baseline, status ${check.status}, non-2xx ${figures.non2xx})`,
+    );
+  }
+  results.api.push(...measured);
+}
+
+async function benchDatabase(database, { open, serverOptions, dropDatabase }) {
+  log(`[${elapsed()}] ${database}: migrating, seeding and generating ${smallUsers} users`);
+  const small = await fillDatabase(open, 1, smallUsers);
+  results[`${database}Small`] = { generatedMs: small.generatedMs, counts: small.counts };
+  let server = await startAppServer(root, { ...serverOptions, webDir });
+  try {
+    await measureApi(server, database, smallUsers, small.ids);
+    if (database === 'pglite' && !skip.has('web') && chromePath) {
+      const routes = siteRoutes(root);
+      log(`[${elapsed()}] web: compressed JS/CSS of ${routes.length} routes`);
+      results.web.routes = await measureRoutes(
+        server.baseUrl.replace('127.0.0.1', 'localhost'),
+        routes,
+        webDir,
+        chromePath,
+      );
+      log(`[${elapsed()}] web: Lighthouse on / and /premium (mobile, desktop)`);
+      results.web.lighthouse = await runLighthouse(
+        server.baseUrl.replace('127.0.0.1', 'localhost'),
+        ['/', '/premium'],
+        chromePath,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+  if (skip.has('growth')) return dropDatabase?.();
+
+  log(`[${elapsed()}] ${database}: growing to ${largeUsers} users`);
+  const large = await fillDatabase(open, smallUsers + 1, largeUsers);
+  results[`${database}Large`] = { generatedMs: large.generatedMs, counts: large.counts };
+  log(
+    `[${elapsed()}] ${database}: generated in ${Math.round(large.generatedMs / 1000)} s (${JSON.stringify(large.counts)})`,
+  );
+  server = await startAppServer(root, { ...serverOptions, webDir });
+  try {
+    await measureApi(server, database, largeUsers, large.ids);
+  } finally {
+    await server.stop();
+    await dropDatabase?.();
+  }
+}
+
+try {
+  // Start-up budget: `/` answered by the built server on a fresh PGlite DATA_DIR, then again on it.
+  const freshDir = path.join(work, 'startup');
+  const fresh = await startAppServer(root, { dataDir: freshDir, webDir });
+  await fresh.stop();
+  const warm = await startAppServer(root, { dataDir: freshDir, webDir });
+  await warm.stop();
+  results.startup = { freshDataDirMs: fresh.startupMs, existingDataDirMs: warm.startupMs };
+  log(
+    `[${elapsed()}] start-up: / answered after ${fresh.startupMs} ms (fresh DATA_DIR), ${warm.startupMs} ms (existing)`,
+  );
+
+  const dataDir = path.join(work, 'pglite');
+  await benchDatabase('pglite', {
+    open: () => openDatabase({ kind: 'pglite', dataDir }),
+    serverOptions: { dataDir },
+  });
+
+  if (!skip.has('postgres')) {
+    const adminUrl =
+      process.env.BENCH_POSTGRES_URL ??
+      process.env.DATABASE_URL ??
+      'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `tunes_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    const reachable = await admin.connect().then(
+      () => true,
+      (error) => {
+        log(
+          `[${elapsed()}] PostgreSQL not reachable at ${new URL(adminUrl).host} (${error.message}); skipped`,
+        );
+        return false;
+      },
+    );
+    if (reachable) {
+      await admin.query(`create database ${name}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const databaseUrl = url.toString();
+      try {
+        await benchDatabase('postgres', {
+          open: () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 }),
+          serverOptions: { databaseUrl },
+        });
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    }
+  }
+} finally {
+  await stop(baseline.child);
+  rmSync(work, { recursive: true, force: true });
+}
+
+results.finishedAt = new Date().toISOString();
+results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+const stamp = results.startedAt.replace(/[:.]/g, '-');
+writeFileSync(path.join(root, 'bench/results', `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+printSummary(results, log);
+log(`\nWritten to bench/results/${stamp}.json and bench/results/latest.json (${results.durationSeconds} s).`);

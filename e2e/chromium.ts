@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+
+/** The system Chromium the end-to-end tests drive: CHROME_PATH, else Debian's /usr/bin/chromium. */
+export function findChromium(): string | undefined {
+  const candidates = [
+    process.env.CHROME_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
+  return candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate)));
+}
+
+export const CHROMIUM_HELP =
+  "No Chromium found for the end-to-end tests. Install Debian's package as root with\n" +
+  '  apt-get update && apt-get install -y chromium\n' +
+  'or point CHROME_PATH at a Chromium or Chrome binary.';

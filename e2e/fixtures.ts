@@ -1,0 +1,202 @@
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+
+/** A user signed in through the real API (spec §4 mobile login). */
+export interface SignedInUser {
+  sub: string;
+  /** Full number: 976 followed by 8 digits. */
+  msisdn: string;
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface SignInOptions {
+  /** Sign this number in (registering it on first use); a fresh random number by default. */
+  msisdn?: string;
+}
+
+export interface OutboxMessage {
+  channel: 'sms' | 'email';
+  to: string;
+  text: string;
+  code: string | null;
+  link: string | null;
+  createdAt: string;
+}
+
+const STORE = { StoreId: 'MNCO' };
+
+/** The site's origin for the running e2e server. */
+export function baseUrl(): string {
+  return `http://localhost:${process.env.E2E_PORT}`;
+}
+
+/** A random Mongolian mobile number as the API takes it: 976 then 8 digits starting with 8 or 9. */
+export function randomMsisdn(): string {
+  const first = Math.random() < 0.5 ? '8' : '9';
+  return `976${first}${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+}
+
+/** A unique e-mail address for a test. */
+export function randomEmail(prefix = 'e2e'): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.mn`;
+}
+
+/** Messages the server sent to a number or address, newest first (`GET /dev/outbox`). */
+export async function readOutbox(request: APIRequestContext, to: string): Promise<OutboxMessage[]> {
+  const response = await request.get(`${baseUrl()}/dev/outbox`, { params: { to } });
+  expect(response.ok(), `GET /dev/outbox answered ${response.status()}`).toBe(true);
+  return (await response.json()) as OutboxMessage[];
+}
+
+/** Waits for the newest message to `to` (sent after `after`, if given) and returns it. */
+export async function latestMessage(
+  request: APIRequestContext,
+  to: string,
+  after?: Date,
+): Promise<OutboxMessage> {
+  let found: OutboxMessage | undefined;
+  await expect
+    .poll(async () => {
+      [found] = await readOutbox(request, to);
+      return Boolean(found && (!after || new Date(found.createdAt).getTime() >= after.getTime() - 1000));
+    })
+    .toBe(true);
+  return found as OutboxMessage;
+}
+
+async function requestCode(request: APIRequestContext, msisdn: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const response = await request.get(`${baseUrl()}/api/users/requestotp`, {
+      headers: STORE,
+      params: { msisdn, language: 'en', otpprovider: 'sms' },
+    });
+    if (response.ok()) return;
+    if (response.status() !== 429)
+      throw new Error(`requestotp answered ${response.status()}: ${await response.text()}`);
+    // A code went to this number moments ago: wait out the resend throttle (DESIGN §7).
+    const wait = Number(response.headers()['retry-after'] ?? '30');
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 31) * 1000));
+  }
+  throw new Error(`requestotp kept answering 429 for ${msisdn}`);
+}
+
+function grant(request: APIRequestContext, msisdn: string, code: string) {
+  return request.post(`${baseUrl()}/api/oauth2/token`, {
+    headers: STORE,
+    form: { grant_type: 'msisdn', msisdn, code, skip_decryption: 'true' },
+  });
+}
+
+function subjectOf(accessToken: string): string {
+  const payload = accessToken.split('.')[1] ?? '';
+  return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
+}
+
+/**
+ * Signs a mobile user in through the real API only: requestotp → code from /dev/outbox →
+ * msisdn grant; on 604 registerbymsisdn, then the grant again. For API-level setup.
+ */
+export async function signInByApi(
+  request: APIRequestContext,
+  options: SignInOptions = {},
+): Promise<SignedInUser> {
+  const msisdn = options.msisdn ?? randomMsisdn();
+  const requestedAt = new Date();
+  await requestCode(request, msisdn);
+  const { code } = await latestMessage(request, msisdn, requestedAt);
+  if (!code) throw new Error(`the message to ${msisdn} carries no code`);
+  let answer = await grant(request, msisdn, code);
+  if (answer.status() === 400 && ((await answer.json()) as { error?: string }).error === '604') {
+    const registered = await request.post(`${baseUrl()}/api/users/registerbymsisdn`, {
+      headers: STORE,
+      data: { PhoneNumber: msisdn.slice(3), CountryCode: Number(msisdn.slice(0, 3)), Token: code },
+    });
+    if (!registered.ok())
+      throw new Error(`registerbymsisdn answered ${registered.status()}: ${await registered.text()}`);
+    answer = await grant(request, msisdn, code);
+  }
+  if (!answer.ok()) throw new Error(`the msisdn grant answered ${answer.status()}: ${await answer.text()}`);
+  const tokens = (await answer.json()) as { access_token: string; refresh_token: string };
+  return { sub: subjectOf(tokens.access_token), msisdn, ...tokens };
+}
+
+/**
+ * Registers an e-mail account through the real API (requestotp with otpprovider=email → code
+ * from /dev/outbox → register) and returns its id; sign in with the password grant or the site.
+ */
+export async function registerEmailUserByApi(
+  request: APIRequestContext,
+  options: { email?: string; password?: string } = {},
+): Promise<{ sub: string; email: string; password: string }> {
+  const email = options.email ?? randomEmail();
+  const password = options.password ?? 'secret-123';
+  const requestedAt = new Date();
+  const sent = await request.get(`${baseUrl()}/api/users/requestotp`, {
+    headers: STORE,
+    params: { email, otpprovider: 'email', language: 'en' },
+  });
+  if (!sent.ok()) throw new Error(`requestotp answered ${sent.status()}: ${await sent.text()}`);
+  const { code } = await latestMessage(request, email, requestedAt);
+  const registered = await request.post(`${baseUrl()}/api/users/register`, {
+    headers: STORE,
+    data: { Email: email, Username: email, Password: password, Country: 'MN', Language: 'en', Otp: code },
+  });
+  if (!registered.ok())
+    throw new Error(`register answered ${registered.status()}: ${await registered.text()}`);
+  const { UserId } = (await registered.json()) as { UserId: string };
+  return { sub: UserId, email, password };
+}
+
+/** A silent-login token for `/premium?userId=…&token=…`, minted like `hmac:mint` (dev only). */
+export async function mintSilentLoginToken(request: APIRequestContext, userId: string): Promise<string> {
+  const response = await request.post(`${baseUrl()}/dev/accounts/hmac-token`, { data: { userId } });
+  if (!response.ok()) throw new Error(`hmac-token answered ${response.status()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The `authData` cookie value exactly as `apps/web/src/lib/session.ts` writeSession stores it. */
+export function authDataCookieValue(user: SignedInUser): string {
+  return encodeURIComponent(
+    JSON.stringify({
+      sub: user.sub,
+      access_token: user.access_token,
+      refresh_token: user.refresh_token,
+      username: user.msisdn,
+      phone: { number: user.msisdn.slice(3), countryCode: Number(user.msisdn.slice(0, 3)) },
+    }),
+  );
+}
+
+/** Writes the session cookie of `user` into the page's browser context (1-hour expiry). */
+export async function writeAuthCookie(page: Page, user: SignedInUser): Promise<void> {
+  await page.context().addCookies([
+    {
+      name: 'authData',
+      value: authDataCookieValue(user),
+      url: baseUrl(),
+      expires: Math.floor(Date.now() / 1000) + 3600,
+      sameSite: 'Lax',
+    },
+  ]);
+}
+
+/**
+ * Creates (or signs in) a mobile user through the real API and puts the session into the
+ * browser, so the next `page.goto` is signed in.
+ */
+export async function signIn(page: Page, options: SignInOptions = {}): Promise<SignedInUser> {
+  const user = await signInByApi(page.request, options);
+  await writeAuthCookie(page, user);
+  return user;
+}
+
+export const test = base.extend<{
+  /** `await signIn()` signs a fresh mobile user into this test's page. */
+  signIn: (options?: SignInOptions) => Promise<SignedInUser>;
+}>({
+  signIn: async ({ page }, use) => {
+    await use((options) => signIn(page, options));
+  },
+});
+
+export { expect };

@@ -1,0 +1,62 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_HELP, findChromium } from './chromium';
+
+const executablePath = findChromium();
+if (!executablePath) throw new Error(CHROMIUM_HELP);
+
+// Evaluated once in the runner before workers start; workers inherit these through the env.
+process.env.E2E_PORT ??= String(4100 + (process.pid % 1800));
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  forbidOnly: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node ../apps/server/dist/server.js',
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseURL,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATABASE_URL: '',
+      // A helper or CI may build the site elsewhere so parallel builds do not disturb a running suite.
+      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO_DATA: 'true',
+      PAYMENT_CHECK_INTERVAL_SECONDS: '5',
+    },
+  },
+});

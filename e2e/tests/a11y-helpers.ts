@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { baseUrl, expect, type SignedInUser } from '../fixtures';
+
+/** WCAG 2.2 AA (DESIGN §5), checked by axe-core. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+export const LANGUAGES = ['en', 'mn'] as const;
+export const WIDTHS = [360, 1440] as const;
+
+/** Every route the router declares (`<Route path="…"`), so a new page is checked the day it lands. */
+export function declaredRoutes(): string[] {
+  const router = readFileSync(
+    fileURLToPath(new URL('../../apps/web/src/app/router.tsx', import.meta.url)),
+    'utf8',
+  );
+  return [...new Set([...router.matchAll(/<Route\s+path="([^"]+)"/g)].map((match) => match[1] ?? ''))];
+}
+
+type Language = (typeof LANGUAGES)[number];
+
+/**
+ * A text of the site's own catalogue (`namespace:dotted.key`), so tests find controls by the
+ * name a person hears in either language.
+ */
+export function text(language: Language, key: string): string {
+  const [namespace, path] = key.split(':') as [string, string];
+  const file = fileURLToPath(
+    new URL(`../../apps/web/src/i18n/locales/${language}/${namespace}.json`, import.meta.url),
+  );
+  let value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  for (const part of path.split('.')) value = (value as Record<string, unknown>)[part];
+  if (typeof value !== 'string') throw new Error(`No text ${key} in ${language}`);
+  return value;
+}
+
+/** Opens pages of this context in a language, as a returning visitor whose choice is stored. */
+export async function useLanguage(page: Page, language: Language): Promise<void> {
+  await page.addInitScript((code) => window.localStorage.setItem('language', code), language);
+}
+
+/** Waits until the route's lazy chunk, its translations and its data have arrived. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('main')).toBeVisible();
+}
+
+/** Serious and critical axe violations on the page (or inside `include`), one readable line each. */
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+          .slice(0, 4)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
+}
+
+/** Checks the page at the current state and returns findings labelled with where they were. */
+export async function audit(page: Page, where: string): Promise<string[]> {
+  return (await seriousViolations(page)).map((finding) => `${where}: ${finding}`);
+}
+
+const STORE = { StoreId: 'MNCO' };
+
+/**
+ * Makes `owner` the owner of a Family plan (a dev voucher redeemed through the API) and creates
+ * an invitation code on it; returns the code.
+ */
+export async function familyPlanWithInvitation(
+  request: APIRequestContext,
+  owner: SignedInUser,
+): Promise<string> {
+  const auth = { ...STORE, Authorization: `Bearer ${owner.access_token}` };
+  const vouchers = await request.post(`${baseUrl()}/dev/vouchers`, {
+    data: { package: 'PREMIUM_FAMILY_1M', days: 30, count: 1 },
+  });
+  expect(vouchers.status()).toBe(201);
+  const [voucher] = ((await vouchers.json()) as { codes: string[] }).codes;
+  const redeemed = await request.post(`${baseUrl()}/api/users/redeemvoucher`, {
+    headers: auth,
+    params: { code: voucher ?? '' },
+  });
+  expect(redeemed.ok(), await redeemed.text()).toBe(true);
+  const profile = await request.get(`${baseUrl()}/api/users/${owner.sub}/profile`, { headers: auth });
+  const { Subscriptions } = (await profile.json()) as { Subscriptions: { SubscriptionId: string }[] };
+  const subscriptionId = Subscriptions[0]?.SubscriptionId ?? '';
+  const created = await request.post(`${baseUrl()}/api/subscription/${subscriptionId}/invitation-code`, {
+    headers: auth,
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { Code: string }).Code;
+}

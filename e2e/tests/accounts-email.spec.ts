@@ -1,0 +1,201 @@
+import type { Page } from '@playwright/test';
+import { expect, latestMessage, randomEmail, registerEmailUserByApi, signInByApi, test } from '../fixtures';
+
+/** The login modal with the E-mail method chosen (spec §2). */
+async function openEmailLogin(page: Page) {
+  await page.goto('/login');
+  const dialog = page.getByRole('dialog', { name: 'Login or register your account' });
+  await dialog.getByRole('button', { name: 'E-mail' }).click();
+  await expect(dialog.getByRole('button', { name: 'E-mail' })).toHaveAttribute('aria-pressed', 'true');
+  return dialog;
+}
+
+/** The session cookie's fields; the spec keeps tokens and ids there, never the password. */
+async function sessionCookie(page: Page): Promise<Record<string, unknown> | null> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'authData');
+  return cookie ? (JSON.parse(decodeURIComponent(cookie.value)) as Record<string, unknown>) : null;
+}
+
+test.describe('e-mail accounts', () => {
+  test('registration: code in 4 single-digit boxes, finish account, automatic login to /profile', async ({
+    page,
+  }) => {
+    const email = randomEmail('register');
+    const dialog = await openEmailLogin(page);
+    await dialog.getByRole('button', { name: 'Create an account' }).click();
+    await expect(dialog.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+    await dialog.getByLabel('Email address').fill('not an address');
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    await expect(dialog.getByText('Please enter a valid email address.')).toBeVisible();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+
+    await expect(dialog.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+    await expect(dialog.getByText(`Enter the 4-digit code we sent to ${email}.`)).toBeVisible();
+    const message = await latestMessage(page.request, email);
+    expect(message).toMatchObject({ channel: 'email', to: email });
+    const code = message.code ?? '';
+    expect(code).toMatch(/^\d{4}$/);
+
+    const box = (n: number) => dialog.getByLabel(`Digit ${n} of 4`);
+    await box(1).click();
+    await page.keyboard.type(code[0] ?? '');
+    await expect(box(2)).toBeFocused();
+    await page.keyboard.type(code[1] ?? '');
+    await expect(box(3)).toBeFocused();
+    // Backspace on an empty box moves back; typing the same digit again moves on.
+    await page.keyboard.press('Backspace');
+    await expect(box(2)).toBeFocused();
+    await expect(box(2)).toHaveValue(code[1] ?? '');
+    await page.keyboard.type(code[1] ?? '');
+    await expect(box(3)).toBeFocused();
+    await expect(box(2)).toHaveValue(code[1] ?? '');
+    // Back again, and a second Backspace clears the box.
+    await page.keyboard.press('Backspace');
+    await expect(box(2)).toBeFocused();
+    await page.keyboard.press('Backspace');
+    await expect(box(2)).toHaveValue('');
+    await expect(box(2)).toBeFocused();
+    for (const digit of code.slice(1)) await page.keyboard.type(digit);
+    for (const [index, digit] of [...code].entries()) await expect(box(index + 1)).toHaveValue(digit);
+    // Enter is blocked in the auth modals: only the button verifies.
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+
+    await expect(dialog.getByRole('heading', { name: 'Finish creating your account' })).toBeVisible();
+    await expect(dialog.getByLabel('Email address')).toHaveValue(email);
+    const country = dialog.getByLabel('Country');
+    await expect(country).toHaveValue('MN');
+    await expect(country.getByRole('option')).toHaveText(['Mongolia', 'Rest of World']);
+    const create = dialog.getByRole('button', { name: 'Create account' });
+    await create.click();
+    await expect(dialog.getByText('Password and confirm password are required.')).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill('short');
+    await dialog.getByLabel('Confirm password').fill('short');
+    await create.click();
+    await expect(dialog.getByText('Password must be at least 6 characters.')).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill('secret-123');
+    await dialog.getByLabel('Confirm password').fill('secret-124');
+    await create.click();
+    await expect(dialog.getByText('Passwords do not match.')).toBeVisible();
+    await dialog.getByLabel('Confirm password').fill('secret-123');
+    await create.click();
+
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByRole('region', { name: 'Profile details' }).getByText(email)).toBeVisible();
+    const session = await sessionCookie(page);
+    expect(session).toMatchObject({ username: email, country: 'MN' });
+    expect(JSON.stringify(session)).not.toContain('secret-123');
+  });
+
+  test('an address that already belongs to an account gets the spec message at verification', async ({
+    page,
+  }) => {
+    // A mobile user puts the address on their profile, so it is in use.
+    const owner = await signInByApi(page.request);
+    const email = randomEmail('taken');
+    const patched = await page.request.patch('/api/users/me/details', {
+      headers: { StoreId: 'MNCO', Authorization: `Bearer ${owner.access_token}` },
+      data: { Email: email },
+    });
+    expect(patched.ok()).toBe(true);
+
+    const dialog = await openEmailLogin(page);
+    await dialog.getByRole('button', { name: 'Create an account' }).click();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    const { code } = await latestMessage(page.request, email);
+    await dialog.getByLabel('Digit 1 of 4').fill(code ?? '');
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    const inUse =
+      'This email address is already associated with another account. Login with the account or use a different email address.';
+    await expect(dialog.getByText(inUse)).toBeVisible();
+    await expect(page.locator('[data-sonner-toast]').filter({ hasText: inUse })).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+  });
+
+  test('login with a wrong password shows the message, then the right one signs in', async ({ page }) => {
+    const user = await registerEmailUserByApi(page.request);
+    const grants: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/oauth2/token')) grants.push(request.postData() ?? '');
+    });
+    const dialog = await openEmailLogin(page);
+    const login = dialog.getByRole('button', { name: 'Login', exact: true });
+    await login.click();
+    await expect(dialog.getByText('Please enter your email address.')).toBeVisible();
+    await expect(dialog.getByText('Password is required.')).toBeVisible();
+
+    await dialog.getByLabel('Email address').fill(user.email);
+    await dialog.getByLabel('Password').fill('wrong-password');
+    await login.click();
+    await expect(dialog.getByText('Login failed. Please check your details and try again.')).toBeVisible();
+    await expect(page.getByText('Login failed', { exact: true })).toBeVisible();
+    expect(await sessionCookie(page)).toBeNull();
+
+    await dialog.getByLabel('Password').fill(user.password);
+    // Enter is blocked in the auth modals: only the button signs in.
+    await dialog.getByLabel('Password').press('Enter');
+    await login.click();
+    await expect(page).toHaveURL(/\/profile$/);
+    expect(grants).toHaveLength(2);
+    await expect(page.getByRole('region', { name: 'Profile details' }).getByText(user.email)).toBeVisible();
+    const session = await sessionCookie(page);
+    expect(session?.sub).toBe(user.sub);
+    expect(JSON.stringify(session)).not.toContain(user.password);
+  });
+
+  test('forgot password: toast, reset link from the outbox, new password, login with it', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const user = await registerEmailUserByApi(page.request, { password: 'old-secret' });
+    const dialog = await openEmailLogin(page);
+    await dialog.getByRole('button', { name: 'Forgot password?' }).click();
+    await expect(dialog.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
+    const sentAt = new Date();
+    await dialog.getByLabel('Email address').fill(user.email);
+    await dialog.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(
+      page.getByText("If an account exists you'll receive a link by email to create a new password."),
+    ).toBeVisible();
+    // Back at the login form.
+    await expect(dialog.getByRole('button', { name: 'Login', exact: true })).toBeVisible();
+
+    const { link } = await latestMessage(page.request, user.email, sentAt);
+    expect(link).toMatch(/\/reset-password\?token=[\w-]+$/);
+    const resetUrl = new URL(link ?? '');
+    await page.goto(resetUrl.pathname + resetUrl.search);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.getByLabel('New password').fill('new-secret');
+    await page.getByLabel('Confirm password').fill('other-secret');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect(page.getByText('Passwords do not match.')).toBeVisible();
+    await page.getByLabel('Confirm password').fill('new-secret');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect(
+      page.getByText('Your password has been changed. Log in with the new password.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The link works once.
+    await page.goto(resetUrl.pathname + resetUrl.search);
+    await page.getByLabel('New password').fill('third-secret');
+    await page.getByLabel('Confirm password').fill('third-secret');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect(
+      page.getByText('This reset link is invalid, expired or already used. Ask for a new one.'),
+    ).toBeVisible();
+
+    const again = await openEmailLogin(page);
+    await again.getByLabel('Email address').fill(user.email);
+    await again.getByLabel('Password').fill('old-secret');
+    await again.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(again.getByText('Login failed. Please check your details and try again.')).toBeVisible();
+    await again.getByLabel('Password').fill('new-secret');
+    await again.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    expect((await sessionCookie(page))?.sub).toBe(user.sub);
+  });
+});

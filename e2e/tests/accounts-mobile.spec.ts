@@ -1,0 +1,113 @@
+import { expect, latestMessage, randomMsisdn, readOutbox, signInByApi, test } from '../fixtures';
+
+test.describe('mobile login', () => {
+  test('a new number gets a code, is registered automatically (604) and lands on /profile', async ({
+    page,
+  }) => {
+    const msisdn = randomMsisdn();
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog', { name: 'Login or register your account' });
+    await expect(dialog.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(dialog.getByRole('button', { name: /Country code: \+976/ })).toBeVisible();
+    await dialog.getByLabel('Phone number').fill(msisdn.slice(3));
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    await expect(dialog.getByText(`We sent a 4-digit code to +976 ${msisdn.slice(3)}.`)).toBeVisible();
+    await expect(dialog.getByText(/Resend code in \d+ s/)).toBeVisible();
+    const { code } = await latestMessage(page.request, msisdn);
+    await dialog.getByLabel('Code', { exact: true }).fill(code ?? '');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByText(`+976 ${msisdn.slice(3)}`)).toBeVisible();
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'authData');
+    expect(cookie).toBeDefined();
+    const session = JSON.parse(decodeURIComponent(cookie?.value ?? ''));
+    expect(Object.keys(session).sort()).toEqual([
+      'access_token',
+      'phone',
+      'refresh_token',
+      'sub',
+      'username',
+    ]);
+    expect(cookie?.expires ?? 0).toBeLessThanOrEqual(Date.now() / 1000 + 3600 + 5);
+  });
+
+  test('a returning number: "OTP already sent" after a recent code, resend after the countdown, then signed in', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const user = await signInByApi(page.request);
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Phone number').fill(user.msisdn.slice(3));
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('OTP already sent. Please check your phone.')).toBeVisible();
+    await expect(dialog.getByLabel('Code', { exact: true })).toBeVisible();
+    const resend = dialog.getByRole('button', { name: 'Resend code' });
+    await expect(resend).toBeVisible({ timeout: 35_000 });
+    const resentAt = new Date();
+    await resend.click();
+    const { code } = await latestMessage(page.request, user.msisdn, resentAt);
+    await dialog.getByLabel('Code', { exact: true }).fill(code ?? '');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'authData');
+    expect(JSON.parse(decodeURIComponent(cookie?.value ?? '')).sub).toBe(user.sub);
+  });
+
+  test('a short number and a wrong code show the spec messages; Enter does not submit', async ({ page }) => {
+    const msisdn = randomMsisdn();
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    const phone = dialog.getByLabel('Phone number');
+    await phone.fill('8811223');
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    await expect(dialog.getByText("Can't authenticate. Phone number not valid.")).toBeVisible();
+
+    await phone.fill(msisdn.slice(3));
+    await phone.press('Enter');
+    await expect(dialog.getByLabel('Code', { exact: true })).toBeHidden();
+    expect(await readOutbox(page.request, msisdn)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    const { code } = await latestMessage(page.request, msisdn);
+    await dialog.getByLabel('Code', { exact: true }).fill(code === '0000' ? '1111' : '0000');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog.getByText('Invalid code entered.')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('the country-code dropdown is searchable and names countries in the active language', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: /Country code/ }).click();
+    await dialog.getByLabel('Search country').fill('austral');
+    await dialog.getByRole('button', { name: 'Australia +61' }).click();
+    await expect(dialog.getByRole('button', { name: /Country code: \+61/ })).toBeVisible();
+    await dialog.getByLabel('Phone number').fill('412345678');
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    await expect(dialog.getByLabel('Code', { exact: true })).toBeVisible();
+    expect((await readOutbox(page.request, '61412345678'))[0]?.code).toMatch(/^\d{4}$/);
+
+    // The modal covers the page, so choose the language the way a returning visitor has it stored.
+    await page.evaluate(() => localStorage.setItem('language', 'mn'));
+    await page.reload();
+    await expect(dialog.getByRole('heading', { name: 'Нэвтрэх эсвэл бүртгүүлэх' })).toBeVisible();
+    await dialog.getByRole('button', { name: /Улсын код/ }).click();
+    await dialog.getByLabel('Улс хайх').fill('монгол');
+    await expect(dialog.getByRole('button', { name: 'Монгол +976' })).toBeVisible();
+  });
+
+  test('a signed-in user opening /login goes to /profile; a visitor opening /profile goes to /', async ({
+    page,
+    signIn,
+  }) => {
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/$/);
+    await signIn();
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/profile$/);
+  });
+});

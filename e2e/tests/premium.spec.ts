@@ -1,0 +1,195 @@
+import type { Page } from '@playwright/test';
+import { baseUrl, expect, type SignedInUser, test } from '../fixtures';
+
+const PLANS = [
+  { code: 'PREMIUM_1M', name: 'Premium', price: '6,900 ₮', users: '1 user' },
+  {
+    code: 'PREMIUM_DUO_1M',
+    name: 'Premium Duo',
+    price: '9,900 ₮',
+    users: '2 users',
+    old: '13,800 ₮',
+    badge: '28% off',
+  },
+  {
+    code: 'PREMIUM_FAMILY_1M',
+    name: 'Premium Family',
+    price: '17,900 ₮',
+    users: '4 users',
+    old: '27,600 ₮',
+    badge: '35% off',
+  },
+] as const;
+
+const PAID_CARD = '4242 4242 4242 4242';
+const DECLINED_CARD = '4000 0000 0000 0002';
+
+const planCard = (page: Page, name: string) => page.getByRole('article', { name, exact: true });
+
+async function choosePlan(page: Page, name: string) {
+  await page.goto('/premium');
+  await planCard(page, name).getByRole('button', { name: 'Get package' }).click();
+  await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=[\w-]+&os=PC$/);
+}
+
+async function payWithCard(page: Page, card: string) {
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+async function expectNoSubscription(page: Page, user: SignedInUser) {
+  const response = await page.request.get(`${baseUrl()}/api/users/${user.sub}/subscriptions/`, {
+    headers: { StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` },
+    params: { IsFutureActive: 'false' },
+  });
+  expect(await response.json()).toEqual([]);
+}
+
+test.describe('/premium for a visitor', () => {
+  test('shows the three MNT plans, the Free vs Premium table, and sends a visitor choosing a plan to /login', async ({
+    page,
+  }) => {
+    await page.goto('/premium');
+    await expect(page.getByRole('heading', { level: 1, name: 'Premium' })).toBeVisible();
+    await expect(page.getByText('Log in or register your account to get Premium.')).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(3);
+    await expect(page.getByLabel('Currency')).toHaveValue('MNT');
+    for (const plan of PLANS) {
+      const card = planCard(page, plan.name);
+      await expect(card.getByText(plan.price)).toBeVisible();
+      await expect(card.getByText(plan.users, { exact: true })).toBeVisible();
+      await expect(card.getByRole('listitem')).toHaveCount(6);
+      await expect(card.getByText('per month')).toBeVisible();
+      if ('old' in plan) {
+        await expect(card.locator('del')).toContainText(plan.old);
+        await expect(card.getByRole('img', { name: plan.badge })).toBeVisible();
+      }
+    }
+    await expect(page.getByText('Premium (USD)')).toHaveCount(0);
+    await expect(page.getByText('Premium Annual')).toHaveCount(0);
+
+    const table = page.getByRole('table');
+    await expect(table.getByRole('row')).toHaveCount(8);
+    await expect(table.getByRole('img', { name: 'Not included' })).toHaveCount(6);
+    await expect(table.getByRole('img', { name: 'Included', exact: true })).toHaveCount(8);
+
+    await planCard(page, 'Premium Duo').getByRole('button', { name: 'Get package' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('prices follow the active language', async ({ page }) => {
+    await page.goto('/premium');
+    await page.getByRole('button', { name: 'Монгол' }).click();
+    await expect(page.getByRole('article', { name: 'Премиум Гэр бүл' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Багц авах' }).first()).toBeVisible();
+  });
+
+  test('/success sends a visitor home', async ({ page }) => {
+    await page.goto('/success');
+    await expect(page).toHaveURL(`${baseUrl()}/`);
+  });
+});
+
+test.describe('buying Premium with the sandbox card gateway', () => {
+  for (const plan of PLANS) {
+    test(`a signed-in user buys ${plan.name} with the paid test card and the profile shows it active`, async ({
+      page,
+      signIn,
+    }) => {
+      await signIn();
+      await choosePlan(page, plan.name);
+      await expect(page.getByText(plan.price, { exact: true })).toBeVisible();
+      await payWithCard(page, PAID_CARD);
+
+      await expect(page).toHaveURL(/\/success\?invoiceId=/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Subscription active' })).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link', { name: 'Terms' })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Premium' })).toHaveCount(0);
+
+      await page.getByRole('link', { name: 'Go to your profile' }).click();
+      await expect(page).toHaveURL(/\/profile$/);
+      const status = page.getByRole('region', { name: 'Subscription' });
+      await expect(status.getByText('Active', { exact: true })).toBeVisible();
+      await expect(status.getByText(plan.name, { exact: true })).toBeVisible();
+      const today = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(new Date());
+      await expect(status.getByText(today).first()).toBeVisible();
+      await expect(status.getByRole('definition').filter({ hasText: 'Yes' })).toBeVisible();
+      // No card is stored: the profile says access ends unless the renewal is paid.
+      await expect(
+        status.getByText(/continues after .+ only once the renewal payment is received/),
+      ).toBeVisible();
+
+      await page.goto('/premium');
+      await expect(page).toHaveURL(`${baseUrl()}/`);
+    });
+  }
+
+  test('the declined card lands on /failed with nothing activated', async ({ page, signIn }) => {
+    const user = await signIn();
+    await choosePlan(page, 'Premium');
+    await payWithCard(page, DECLINED_CARD);
+    await expect(page).toHaveURL(/\/failed\?invoiceId=/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Payment cancelled' })).toBeVisible();
+    await expectNoSubscription(page, user);
+    await page.goto('/profile');
+    await expect(page.getByRole('region', { name: 'Subscription' }).getByText('Inactive')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go Premium' })).toBeVisible();
+  });
+
+  test('Cancel on the gateway lands on /failed with nothing activated', async ({ page, signIn }) => {
+    const user = await signIn();
+    await choosePlan(page, 'Premium Family');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page).toHaveURL(/\/failed\?invoiceId=/);
+    await expect(page.getByRole('alert').filter({ hasText: 'nothing was charged' })).toBeVisible();
+    await expectNoSubscription(page, user);
+    await page.getByRole('link', { name: 'Back to plans' }).click();
+    await expect(page.getByRole('article')).toHaveCount(3);
+  });
+
+  test('cancelling Premium turns auto-renew off and keeps access to the end of the period', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn();
+    await choosePlan(page, 'Premium');
+    await payWithCard(page, PAID_CARD);
+    await expect(page).toHaveURL(/\/success/);
+    await page.goto('/profile');
+    const status = page.getByRole('region', { name: 'Subscription' });
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toContain('Cancel Premium? Auto-renew will be turned off');
+      void dialog.accept();
+    });
+    await status.getByRole('button', { name: 'Cancel Premium' }).click();
+    await expect(status.getByText(/Premium is cancelled\. You keep access until/)).toBeVisible();
+    await expect(status.getByText('Active', { exact: true })).toBeVisible();
+    await expect(status.getByRole('definition').filter({ hasText: /^No$/ })).toBeVisible();
+    await expect(status.getByRole('button', { name: 'Cancel Premium' })).toHaveCount(0);
+  });
+
+  test('the mobile menu hides Premium once subscribed and shows the store note for App Store plans', async ({
+    page,
+    signIn,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const user = await signIn();
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Premium' })).toBeVisible();
+
+    const created = await page.request.post(`${baseUrl()}/dev/premium/subscriptions`, {
+      data: { userId: user.sub, MerchantCode: 'PREMIUM_1M', SourceType: 'Apple IAP' },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto('/profile');
+    await expect(page.getByText(/bought through Apple In-App Purchase/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel Premium' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Terms' })).toBeVisible();
+    await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Premium' })).toHaveCount(0);
+  });
+});

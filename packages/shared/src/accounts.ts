@@ -1,0 +1,193 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { z } from 'zod';
+import { MONGOLIA_DIAL_CODE, MONGOLIAN_PHONE_LENGTH } from './constants.js';
+import {
+  dialCodeSchema,
+  EMAIL_PATTERN,
+  emailSchema,
+  loginPasswordSchema,
+  MONGOLIAN_PHONE_PATTERN,
+  newPasswordSchema,
+  otpSchema,
+  profileFieldSchema,
+} from './validation.js';
+
+/** One-time code rules of DESIGN §7. */
+export const OTP_TTL_SECONDS = 5 * 60;
+export const OTP_MAX_WRONG_TRIES = 5;
+export const OTP_RESEND_SECONDS = 30;
+/** Codes one number or address may be sent per hour. */
+export const OTP_HOURLY_CAP = 5;
+/** Password-reset links stay usable this long, once. */
+export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
+/** Silent-login HMAC tokens are valid this long (DESIGN §4). */
+export const HMAC_TOKEN_TTL_SECONDS = 5 * 60;
+
+/**
+ * `error` of `GET /api/users/validateotp`: null or "610" mean the code is good (spec §5);
+ * anything else is an invalid code.
+ */
+export const OTP_RESULT = {
+  alreadyValidated: '610',
+  wrongCode: '611',
+  expired: '612',
+  tooManyTries: '613',
+} as const;
+
+/** Error codes of the token endpoint (DESIGN §2, spec §8). */
+export const GRANT_ERRORS = {
+  notRegistered: '604',
+  cannotAuthenticate: '603',
+  wrongCode: '403',
+  invalidGrant: 'invalid_grant',
+  unsupportedGrantType: 'unsupported_grant_type',
+} as const;
+
+/** Registration countries (spec §2): Mongolia, and AU labelled 'Rest of World'. */
+export const REGISTRATION_COUNTRIES = ['MN', 'AU'] as const;
+
+/**
+ * A phone number of `countryCode`: Mongolia needs exactly 8 digits (spec §5); other countries
+ * are checked with libphonenumber-js.
+ */
+export function isValidPhone(countryCode: number | string, phoneNumber: string): boolean {
+  const code = String(countryCode);
+  if (code === MONGOLIA_DIAL_CODE) return MONGOLIAN_PHONE_PATTERN.test(phoneNumber);
+  if (!/^\d{1,4}$/.test(code) || !/^\d{4,14}$/.test(phoneNumber)) return false;
+  try {
+    return isValidPhoneNumber(`+${code}${phoneNumber}`);
+  } catch {
+    return false;
+  }
+}
+
+/** A full number (country code then number, e.g. "97688112233") that one can send a code to. */
+export function isValidMsisdn(msisdn: string): boolean {
+  if (!/^\d{6,15}$/.test(msisdn)) return false;
+  if (msisdn.startsWith(MONGOLIA_DIAL_CODE)) {
+    return msisdn.length === MONGOLIA_DIAL_CODE.length + MONGOLIAN_PHONE_LENGTH;
+  }
+  try {
+    return isValidPhoneNumber(`+${msisdn}`);
+  } catch {
+    return false;
+  }
+}
+
+export const msisdnSchema = z
+  .string({ error: 'validation.cant-authenticate-mobile' })
+  .trim()
+  .refine(isValidMsisdn, 'validation.cant-authenticate-mobile');
+
+const languageSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['en', 'mn']))
+  .optional();
+
+/** `GET /api/users/requestotp`: a code to a number (SMS) or an address (e-mail). */
+export const requestOtpQuerySchema = z
+  .object({
+    msisdn: msisdnSchema.optional(),
+    email: emailSchema.optional(),
+    language: languageSchema,
+    otpprovider: z.enum(['sms', 'email']).optional(),
+  })
+  .refine((query) => Boolean(query.msisdn) !== Boolean(query.email), {
+    message: 'Give either msisdn or email.',
+    path: ['msisdn'],
+  });
+
+export const validateOtpQuerySchema = z
+  .object({
+    msisdn: msisdnSchema.optional(),
+    email: emailSchema.optional(),
+    otp: otpSchema,
+  })
+  .refine((query) => Boolean(query.msisdn) !== Boolean(query.email), {
+    message: 'Give either msisdn or email.',
+    path: ['msisdn'],
+  });
+
+export const validateOtpResponseSchema = z.object({ error: z.string().nullable() });
+
+/** `POST /api/users/registerbymsisdn` (spec §3 "Mobile registration"). */
+export const registerByMsisdnSchema = z
+  .object({
+    PhoneNumber: z.string({ error: 'validation.cant-authenticate-mobile' }).trim(),
+    CountryCode: dialCodeSchema,
+    Token: otpSchema,
+  })
+  .superRefine((body, ctx) => {
+    if (!isValidPhone(body.CountryCode, body.PhoneNumber)) {
+      ctx.addIssue({ code: 'custom', path: ['PhoneNumber'], message: 'validation.cant-authenticate-mobile' });
+    }
+  });
+
+/** `POST /api/users/register` (spec §3 "E-mail registration"). */
+export const registerByEmailSchema = z.object({
+  Email: emailSchema,
+  Username: emailSchema.optional(),
+  Password: newPasswordSchema,
+  Country: z.enum(REGISTRATION_COUNTRIES, { error: 'validation.country' }),
+  Language: languageSchema,
+  Otp: otpSchema,
+});
+
+export const registeredSchema = z.object({ UserId: z.string() });
+
+/** `POST /api/users/forgot-password`. */
+export const forgotPasswordSchema = z.object({
+  Email: emailSchema,
+  Language: languageSchema,
+});
+
+/** `POST /api/users/reset-password`: the token of the e-mailed link and the new password. */
+export const resetPasswordSchema = z.object({
+  Token: z.string({ error: 'validation.reset-link-invalid' }).trim().min(16).max(200),
+  Password: newPasswordSchema,
+});
+
+export const messageSchema = z.object({ message: z.string() });
+
+/** The login form (site) and the password grant (server). */
+export const loginSchema = z.object({ username: emailSchema, password: loginPasswordSchema });
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+});
+
+export type TokenPair = z.infer<typeof tokenResponseSchema>;
+
+/** Spec §3 "Login info entry". */
+export const loginInfoSchema = z.object({
+  Type: z.enum(['Email', 'Msisdn', 'Username']),
+  Value: z.string(),
+});
+
+export type LoginInfo = z.infer<typeof loginInfoSchema>;
+
+const optionalName = profileFieldSchema.nullish().transform((value) => value ?? undefined);
+
+/**
+ * `PATCH /api/users/me/details`: the site sends its whole form state (spec §3); only FirstName,
+ * LastName and Email are read, each at most 50 characters (spec §5). An empty Email removes it.
+ * A UserId other than the signed-in user's is refused (403).
+ */
+export const detailsChangeSchema = z.object({
+  /** The form state carries the profile's UserId; naming another user is refused (403). */
+  UserId: z.uuid({ error: 'UserId must be a user id' }).optional(),
+  FirstName: optionalName,
+  LastName: optionalName,
+  Email: profileFieldSchema
+    .refine((value) => value === '' || EMAIL_PATTERN.test(value), 'validation.enter-valid-email')
+    .transform((value) => value.toLowerCase())
+    .nullish()
+    .transform((value) => value ?? undefined),
+});
+
+export type DetailsChange = z.input<typeof detailsChangeSchema>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * The one error shape of every `/api` answer that is not a success (DESIGN §2).
+ * `error` is a stable machine code, `message` a human sentence in English, `field` names the
+ * offending input for 400s. Grant errors of the token endpoint add `error_description`.
+ */
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+    error_description: z.string().optional(),
+  })
+  .describe('Error');
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  tooManyRequests: 'too_many_requests',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  unavailable: 'service_unavailable',
+  internal: 'internal_error',
+} as const;

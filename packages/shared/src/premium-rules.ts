@@ -1,0 +1,44 @@
+import { PAYMENT_CURRENCY } from './constants.js';
+
+/**
+ * Premium rules without schemas, so the site's /premium chunk does not carry zod.
+ * Request and answer schemas are in `premium.ts`.
+ */
+
+/** The offers sold on /premium (spec §2); plans of any other offer stay hidden there. */
+export const PREMIUM_OFFERS = ['premium', 'premium-duo', 'premium-family'] as const;
+
+/** Spec §8: the answer to a subscriber who tries to buy again (the spec's own wording). */
+export const ALREADY_SUBSCRIBED_MESSAGE = 'You already an active subscription';
+export const ALREADY_SUBSCRIBED_CODE = 'already_subscribed';
+export const PAYMENT_GATEWAY_ERROR_CODE = 'payment_gateway_error';
+
+export const INVOICE_STATUSES = ['created', 'paid', 'declined', 'cancelled', 'failed', 'expired'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** The parts of a plan the rules read (the full shape is `Plan` in `premium.ts`). */
+interface PlanFacts {
+  Currency: string;
+  Offer: string;
+  Cost: number;
+  OriginalCost: number | null;
+}
+
+/** Plans the /premium page lists: MNT plans of the premium, duo and family offers (spec §2). */
+export function plansForSale<T extends PlanFacts>(plans: readonly T[]): T[] {
+  return plans.filter(
+    (plan) =>
+      plan.Currency === PAYMENT_CURRENCY && (PREMIUM_OFFERS as readonly string[]).includes(plan.Offer),
+  );
+}
+
+/** Whole-percent discount from the old price (Duo 28, Family 35), or null without one. */
+export function discountPercent(plan: Pick<PlanFacts, 'Cost' | 'OriginalCost'>): number | null {
+  if (!plan.OriginalCost || plan.OriginalCost <= plan.Cost) return null;
+  return Math.round((1 - plan.Cost / plan.OriginalCost) * 100);
+}
+
+/** The value of a localized list in a language, else its first value (spec §3). */
+export function localized(names: readonly { Language: string; Value: string }[], language: string): string {
+  return names.find((name) => name.Language === language)?.Value ?? names[0]?.Value ?? '';
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import {
+  EMAIL_MAX_LENGTH,
+  MONGOLIA_DIAL_CODE,
+  MONGOLIAN_PHONE_LENGTH,
+  OTP_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PROFILE_FIELD_MAX_LENGTH,
+  VOUCHER_MAX_LENGTH,
+} from './constants.js';
+
+/**
+ * Field rules of product spec §5, used by both the server (request schemas) and the site (forms).
+ * Messages are translation keys of the site's `validation` section, never user-facing text.
+ */
+
+/** `{email}` with no spaces, as the spec puts it. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const VOUCHER_PATTERN = /^[A-Za-z0-9-]+$/;
+export const OTP_PATTERN = /^\d{4}$/;
+export const MONGOLIAN_PHONE_PATTERN = /^\d{8}$/;
+/** "+ followed by 11 digits" (spec §5): a Mongolian number with its dial code. */
+export const FULL_MOBILE_PATTERN = /^\+\d{11}$/;
+
+export const emailSchema = z
+  .string({ error: 'validation.email-required' })
+  .trim()
+  .min(1, 'validation.email-required')
+  .max(EMAIL_MAX_LENGTH, 'validation.enter-valid-email')
+  .regex(EMAIL_PATTERN, 'validation.enter-valid-email')
+  .transform((email) => email.toLowerCase());
+
+export const loginPasswordSchema = z
+  .string({ error: 'validation.password-required' })
+  .min(1, 'validation.password-required')
+  .max(PASSWORD_MAX_LENGTH, 'validation.password-too-long');
+
+export const newPasswordSchema = z
+  .string({ error: 'validation.password-and-confirm-required' })
+  .min(1, 'validation.password-and-confirm-required')
+  .min(PASSWORD_MIN_LENGTH, 'validation.password-min-length')
+  .max(PASSWORD_MAX_LENGTH, 'validation.password-too-long');
+
+export const otpSchema = z
+  .string({ error: 'validation.invalid-code' })
+  .regex(OTP_PATTERN, 'validation.invalid-code')
+  .length(OTP_LENGTH, 'validation.invalid-code');
+
+export const voucherCodeSchema = z
+  .string({ error: 'validation.voucher-format' })
+  .trim()
+  .min(1, 'validation.voucher-format')
+  .max(VOUCHER_MAX_LENGTH, 'validation.voucher-format')
+  .regex(VOUCHER_PATTERN, 'validation.voucher-format');
+
+export const profileFieldSchema = z.string().trim().max(PROFILE_FIELD_MAX_LENGTH, 'validation.max-50');
+
+/** Country dial code: 1 to 4 digits, Mongolia's 976 by default. */
+export const dialCodeSchema = z.coerce
+  .number({ error: 'validation.country-code' })
+  .int('validation.country-code')
+  .min(1, 'validation.country-code')
+  .max(9999, 'validation.country-code');
+
+/**
+ * The full number is the country code followed by the number, read as an integer (spec §5),
+ * e.g. 976 + 88112233 → "97688112233".
+ */
+export function toMsisdn(countryCode: number | string, phoneNumber: string): string {
+  const digits = `${countryCode}${phoneNumber}`.replace(/\D/g, '');
+  return BigInt(digits || '0').toString();
+}
+
+/** A shared user's phone "97688112233" is shown as "+976 88112233" (spec §3). */
+export function formatPhoneForDisplay(username: string): string {
+  if (
+    username.startsWith(MONGOLIA_DIAL_CODE) &&
+    username.length === MONGOLIA_DIAL_CODE.length + MONGOLIAN_PHONE_LENGTH
+  ) {
+    return `+${MONGOLIA_DIAL_CODE} ${username.slice(MONGOLIA_DIAL_CODE.length)}`;
+  }
+  return username;
+}

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const resolve = {
+  conditions: ['source', 'module', 'import', 'default'],
+  alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) },
+};
+
+/**
+ * Two layers run by Vitest: `unit` (pure functions of every package, no I/O) and
+ * `integration` (the real API through `app.inject()` against a real database: PGlite, or the
+ * PostgreSQL server of DATABASE_URL when TEST_DATABASE=postgres).
+ */
+export default defineConfig({
+  resolve,
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['apps/server/test/**/*.test.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
