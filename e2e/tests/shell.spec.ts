@@ -34,7 +34,9 @@ test.describe('site shell', () => {
   test('the chosen language is stored and used on the next visit', async ({ page }) => {
     await page.goto('/contact');
     await page.getByRole('button', { name: 'Монгол' }).click();
-    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('mn');
+    // The choice is stored once the Mongolian catalogue has loaded and the language has switched.
+    await expect(page.getByRole('heading', { level: 1, name: 'Холбоо барих' })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('language'))).toBe('mn');
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Холбоо барих' })).toBeVisible();
     await page.getByRole('button', { name: 'English' }).click();
