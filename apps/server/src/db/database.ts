@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -24,10 +25,24 @@ const NUMERIC_OID = 1700;
 /** Both drivers answer counts and sums as JS numbers; our values stay far below 2^53. */
 const parseNumber = (value: string) => Number(value);
 
+/**
+ * A pg client that runs the SQL of `prepared()` queries as named statements, so PostgreSQL
+ * parses and plans them once per connection instead of on every call: planning the profile
+ * query cost the server more CPU than running it (docs/performance.md).
+ */
+class NamedStatementClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: forwards pg's overloaded signature unchanged
+  override query(text: any, values?: any, callback?: any): any {
+    const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+    return name ? super.query({ name, text, values }, callback) : super.query(text, values, callback);
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: options.url,
+      Client: NamedStatementClient,
       max: options.poolSize,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 5_000,
@@ -51,10 +66,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     dataDir = path.join(options.dataDir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = await PGlite.create({
+  // Not awaited: creating a new cluster takes seconds, and the server answers its pages
+  // meanwhile; queries wait for it in the dialect, and a failure surfaces at the first query.
+  const pglite = PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     parsers: { [INT8_OID]: parseNumber, [NUMERIC_OID]: parseNumber },
   });
+  pglite.catch(() => {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      // Kysely only closes a driver it started; an unused PGlite must still checkpoint and close.
+      const instance = await pglite.catch(() => undefined);
+      if (instance && !instance.closed) await instance.close();
+    },
+  };
 }

@@ -25,7 +25,7 @@ export const auth = fp(
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
       if (!match?.[1]) throw unauthorized();
-      const claims = await app.deps.accessTokens.verify(match[1]);
+      const claims = app.deps.accessTokens.verify(match[1]);
       if (!claims) throw unauthorized('The access token is invalid or has expired.');
       request.userId = claims.sub;
     });

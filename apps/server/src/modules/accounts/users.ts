@@ -1,9 +1,14 @@
 import type { LoginInfo } from '@tunes/shared/accounts';
 import type { Profile } from '@tunes/shared/profile';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database, User } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { listUserSubscriptions } from '../subscriptions/queries.js';
+import {
+  type SubscriptionRow,
+  toSubscriptionViews,
+  userSubscriptionsQuery,
+} from '../subscriptions/queries.js';
 
 type Db = Kysely<Database>;
 
@@ -87,18 +92,72 @@ export async function createEmailUser(db: Db, input: NewEmailUser): Promise<User
   }
 }
 
+const selectUser = prepared((db: Db, args: { userId: string }) =>
+  db.selectFrom('users').selectAll().where('id', '=', args.userId),
+);
+
 export async function getUser(db: Db, userId: string): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const [user] = await selectUser(db, { userId });
   if (!user) throw notFound('The user does not exist.');
   return user;
 }
 
+/**
+ * The user's profile columns with each subscription they hold (one row per subscription, one
+ * row with null subscription columns for none): a single round trip, as the profile is the
+ * busiest authenticated call and each round trip to the database costs more than its query.
+ */
+const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date }) =>
+  db
+    .selectFrom('users as u')
+    .leftJoin(userSubscriptionsQuery(db, args.userId, args.now).as('s'), (join) => join.onTrue())
+    .select([
+      'u.id',
+      'u.first_name',
+      'u.last_name',
+      'u.display_name',
+      'u.primary_email',
+      'u.phone_number',
+      'u.is_public',
+      'u.language',
+      'u.birth_year',
+      'u.gender',
+      'u.opted_in',
+      'u.audio_quality',
+      'u.is_verified',
+      'u.usercentrics_controller_id',
+      'u.iso2_country_code',
+      'u.test_user',
+      'u.tags',
+      's.id as subscription_id',
+      's.owner_id',
+      's.start_date',
+      's.end_date',
+      's.is_auto_renew',
+      's.source_type',
+      's.name_en',
+      's.name_mn',
+      's.merchant_code',
+      's.allow_share',
+      's.max_shared_users',
+    ])
+    .where('u.id', '=', args.userId)
+    .orderBy('s.end_date', 'desc'),
+);
+
+type ProfileRow = Awaited<ReturnType<typeof selectProfileRows>>[number];
+
+/** A joined subscription's columns are all set when its id is (they are NOT NULL in their tables). */
+function subscriptionOf({ subscription_id, ...row }: ProfileRow): SubscriptionRow | undefined {
+  return subscription_id === null ? undefined : ({ ...row, id: subscription_id } as SubscriptionRow);
+}
+
 /** Spec §3 "Profile (read)" with the edit-state fields and the `Subscriptions` list. */
 export async function getProfile(db: Db, userId: string, now: Date): Promise<Profile> {
-  const [user, subscriptions] = await Promise.all([
-    getUser(db, userId),
-    listUserSubscriptions(db, userId, now),
-  ]);
+  const rows = await selectProfileRows(db, { userId, now });
+  const user = rows[0];
+  if (!user) throw notFound('The user does not exist.');
+  const subscriptions = rows.map(subscriptionOf).filter((row) => row !== undefined);
   return {
     UserId: user.id,
     FirstName: user.first_name,
@@ -117,7 +176,7 @@ export async function getProfile(db: Db, userId: string, now: Date): Promise<Pro
     Iso2CountryCode: user.iso2_country_code,
     TestUser: user.test_user,
     Tags: Array.isArray(user.tags) ? user.tags : [],
-    Subscriptions: subscriptions,
+    Subscriptions: toSubscriptionViews(subscriptions, userId),
   };
 }
 

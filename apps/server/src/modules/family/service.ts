@@ -9,6 +9,7 @@ import {
   type SharedUser,
 } from '@tunes/shared/family';
 import type { Kysely, Transaction } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
@@ -37,14 +38,23 @@ interface SharingPlan {
  * The subscription with its package's sharing rules; `lock` takes the row FOR UPDATE so every
  * change of its seats runs one at a time (the seat limit holds whatever runs at once).
  */
-async function findPlan(db: Db, subscriptionId: string, lock = false): Promise<SharingPlan | undefined> {
-  let query = db
+function selectPlan(db: Db, subscriptionId: string) {
+  return db
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
     .select(['s.id', 's.owner_id', 's.end_date', 'p.allow_share', 'p.max_shared_users'])
     .where('s.id', '=', subscriptionId);
-  if (lock) query = query.forUpdate('s');
-  return query.executeTakeFirst();
+}
+const selectPlanForRead = prepared((db: Db, args: { subscriptionId: string }) =>
+  selectPlan(db, args.subscriptionId),
+);
+const selectPlanForUpdate = prepared((db: Db, args: { subscriptionId: string }) =>
+  selectPlan(db, args.subscriptionId).forUpdate('s'),
+);
+
+async function findPlan(db: Db, subscriptionId: string, lock = false): Promise<SharingPlan | undefined> {
+  const [plan] = await (lock ? selectPlanForUpdate : selectPlanForRead)(db, { subscriptionId });
+  return plan;
 }
 
 /** Only the owner of a sharing package manages it (spec §6). */
@@ -56,24 +66,29 @@ async function ownedSharingPlan(db: Db, subscriptionId: string, userId: string, 
   return plan;
 }
 
+const countMembers = prepared((db: Db, args: { subscriptionId: string }) =>
+  db
+    .selectFrom('subscription_members')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('subscription_id', '=', args.subscriptionId),
+);
+const selectLiveCodes = prepared((db: Db, args: { subscriptionId: string; now: Date }) =>
+  db
+    .selectFrom('invitation_codes')
+    .select('code')
+    .where('subscription_id', '=', args.subscriptionId)
+    .where('used_by', 'is', null)
+    .where('expires_at', '>', args.now)
+    .orderBy('created_at')
+    .orderBy('code'),
+);
+
 async function seatUsage(db: Db, subscriptionId: string, now: Date) {
-  const [members, codes] = await Promise.all([
-    db
-      .selectFrom('subscription_members')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('subscription_id', '=', subscriptionId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('invitation_codes')
-      .select('code')
-      .where('subscription_id', '=', subscriptionId)
-      .where('used_by', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('created_at')
-      .orderBy('code')
-      .execute(),
+  const [[members], codes] = await Promise.all([
+    countMembers(db, { subscriptionId }),
+    selectLiveCodes(db, { subscriptionId, now }),
   ]);
-  return { members: Number(members.count), liveCodes: codes.map((row) => row.code) };
+  return { members: Number(members?.count ?? 0), liveCodes: codes.map((row) => row.code) };
 }
 
 function remainingSeats(plan: SharingPlan, members: number, liveCodes: number, now: Date): number {

@@ -1,5 +1,6 @@
 import type { Merchant, Plan } from '@tunes/shared/premium';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database, Package } from '../../db/schema.js';
 
 export function toPlan(row: Package): Plan {
@@ -28,22 +29,28 @@ export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
   return rows.map((row) => ({ MerchantId: row.id, Name: row.name }));
 }
 
+const selectMerchant = prepared((db: Kysely<Database>, args: { merchantId: number }) =>
+  db.selectFrom('merchants').select('id').where('id', '=', args.merchantId),
+);
+
 export async function merchantExists(db: Kysely<Database>, merchantId: number): Promise<boolean> {
-  const row = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  const [row] = await selectMerchant(db, { merchantId });
   return Boolean(row);
 }
 
-/** Every plan on sale at a merchant, in display order; the site filters currency and offer. */
-export async function listMerchantPlans(db: Kysely<Database>, merchantId: number): Promise<Plan[]> {
-  const rows = await db
+const selectMerchantPlans = prepared((db: Kysely<Database>, args: { merchantId: number }) =>
+  db
     .selectFrom('packages')
     .selectAll()
-    .where('merchant_id', '=', merchantId)
+    .where('merchant_id', '=', args.merchantId)
     .where('is_active', '=', true)
     .orderBy('sort_order')
-    .orderBy('id')
-    .execute();
-  return rows.map(toPlan);
+    .orderBy('id'),
+);
+
+/** Every plan on sale at a merchant, in display order; the site filters currency and offer. */
+export async function listMerchantPlans(db: Kysely<Database>, merchantId: number): Promise<Plan[]> {
+  return (await selectMerchantPlans(db, { merchantId })).map(toPlan);
 }
 
 export function findPlanByCode(db: Kysely<Database>, merchantCode: string) {

@@ -1,5 +1,6 @@
 import type { SubscriptionView } from '@tunes/shared/profile';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database, SourceType } from '../../db/schema.js';
 
 /**
@@ -29,7 +30,9 @@ export function selectSubscriptions(db: Kysely<Database>) {
     ]);
 }
 
-type SubscriptionRow = Awaited<ReturnType<ReturnType<typeof selectSubscriptions>['executeTakeFirstOrThrow']>>;
+export type SubscriptionRow = Awaited<
+  ReturnType<ReturnType<typeof selectSubscriptions>['executeTakeFirstOrThrow']>
+>;
 
 /** One row of `selectSubscriptions` in the spec's shape (spec §3 `Subscriptions`). */
 export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView['Role']): SubscriptionView {
@@ -56,52 +59,65 @@ export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView[
 /**
  * The subscriptions a user holds now, newest first: periods they own that have not ended (or
  * that a store renews automatically), then shared plans they joined whose owner's period has
- * not ended. This is the profile's `Subscriptions` list (spec §3); the site uses its first entry.
+ * not ended.
  */
-export async function listUserSubscriptions(
-  db: Kysely<Database>,
-  userId: string,
-  now: Date,
-): Promise<SubscriptionView[]> {
-  const rows = await selectSubscriptions(db)
-    .leftJoin('subscription_members as m', (join) =>
-      join.onRef('m.subscription_id', '=', 's.id').on('m.user_id', '=', userId),
-    )
-    // Candidates first, each through its own index: an OR across the owner column and the
-    // joined member row alone makes PostgreSQL scan every subscription (growth budget, DESIGN §6).
-    .where('s.id', 'in', (eb) =>
-      eb
-        .selectFrom('subscriptions as owned')
-        .select('owned.id')
-        .where('owned.owner_id', '=', userId)
-        .unionAll(
-          eb
-            .selectFrom('subscription_members as joined')
-            .select('joined.subscription_id as id')
-            .where('joined.user_id', '=', userId),
-        ),
-    )
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('s.owner_id', '=', userId),
-          eb.or([
-            eb('s.end_date', '>', now),
-            eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
+export function userSubscriptionsQuery(db: Kysely<Database>, userId: string, now: Date) {
+  return (
+    selectSubscriptions(db)
+      .leftJoin('subscription_members as m', (join) =>
+        join.onRef('m.subscription_id', '=', 's.id').on('m.user_id', '=', userId),
+      )
+      // Candidates first, each through its own index: an OR across the owner column and the
+      // joined member row alone makes PostgreSQL scan every subscription (growth budget, DESIGN §6).
+      .where('s.id', 'in', (eb) =>
+        eb
+          .selectFrom('subscriptions as owned')
+          .select('owned.id')
+          .where('owned.owner_id', '=', userId)
+          .unionAll(
+            eb
+              .selectFrom('subscription_members as joined')
+              .select('joined.subscription_id as id')
+              .where('joined.user_id', '=', userId),
+          ),
+      )
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('s.owner_id', '=', userId),
+            eb.or([
+              eb('s.end_date', '>', now),
+              eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
+            ]),
           ]),
+          eb.and([eb('m.user_id', '=', userId), eb('s.end_date', '>', now)]),
         ]),
-        eb.and([eb('m.user_id', '=', userId), eb('s.end_date', '>', now)]),
-      ]),
-    )
-    .orderBy('s.end_date', 'desc')
-    .execute();
+      )
+  );
+}
 
+/** Prepared: it runs on every plan check. */
+const selectUserSubscriptions = prepared((db: Kysely<Database>, args: { userId: string; now: Date }) =>
+  userSubscriptionsQuery(db, args.userId, args.now).orderBy('s.end_date', 'desc'),
+);
+
+/** Rows of `userSubscriptionsQuery`, newest first, as the profile's `Subscriptions` (spec §3). */
+export function toSubscriptionViews(rows: SubscriptionRow[], userId: string): SubscriptionView[] {
   const owned = rows.filter((row) => row.owner_id === userId);
   const joined = rows.filter((row) => row.owner_id !== userId);
   return [
     ...owned.map((row) => toSubscriptionView(row, 'owner')),
     ...joined.map((row) => toSubscriptionView(row, 'member')),
   ];
+}
+
+/** The profile's `Subscriptions` list (spec §3): owned periods first; the site uses the first. */
+export async function listUserSubscriptions(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<SubscriptionView[]> {
+  return toSubscriptionViews(await selectUserSubscriptions(db, { userId, now }), userId);
 }
 
 /** Whether the user holds an active subscription of their own or as a member. */
