@@ -20,6 +20,7 @@ import sandboxGatewayRoutes from './modules/sandbox-gateway/routes.js';
 import voucherDevRoutes from './modules/vouchers/dev-routes.js';
 import voucherRoutes from './modules/vouchers/routes.js';
 import { auth } from './plugins/auth.js';
+import { waitForDatabase } from './plugins/database-ready.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { openapi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
@@ -78,8 +79,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(auth);
   await app.register(textGuard);
 
+  const databaseReady = waitForDatabase(deps.databaseReady);
   await app.register(
     async (api) => {
+      api.addHook('onRequest', databaseReady);
       await api.register(healthRoutes);
       await api.register(accountRoutes);
       await api.register(tokenRoutes);
@@ -91,12 +94,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: '/api' },
   );
   // The built-in card gateway stand-in (DESIGN §3): its own pages and secret, outside /api.
-  await app.register(sandboxGatewayRoutes, { prefix: '/sandbox-gateway' });
+  await app.register(
+    async (gateway) => {
+      gateway.addHook('onRequest', databaseReady);
+      await gateway.register(sandboxGatewayRoutes);
+    },
+    { prefix: '/sandbox-gateway' },
+  );
 
   if (!deps.config.isProduction) {
     await app.register(
       async (dev) => {
         // Development tools (DESIGN §4); never mounted in production.
+        dev.addHook('onRequest', databaseReady);
         for (const plugin of devPlugins) await dev.register(plugin);
       },
       { prefix: '/dev' },

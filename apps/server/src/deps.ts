@@ -16,6 +16,8 @@ export interface Deps {
   db: Kysely<Database>;
   dbKind: DatabaseKind;
   clock: Clock;
+  /** Settles once the database is migrated and seeded; calls that need it wait until then. */
+  databaseReady: Promise<void>;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
   /** Releases what the deps opened themselves (Redis); the database belongs to the caller. */
@@ -27,9 +29,16 @@ export interface DepsInput {
   db: Kysely<Database>;
   dbKind: DatabaseKind;
   clock?: Clock;
+  databaseReady?: Promise<void>;
 }
 
-export function createDeps({ config, db, dbKind, clock = systemClock }: DepsInput): Deps {
+export function createDeps({
+  config,
+  db,
+  dbKind,
+  clock = systemClock,
+  databaseReady = Promise.resolve(),
+}: DepsInput): Deps {
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
     : undefined;
@@ -38,6 +47,7 @@ export function createDeps({ config, db, dbKind, clock = systemClock }: DepsInpu
     db,
     dbKind,
     clock,
+    databaseReady,
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
     rateLimiter: redis ? new RedisRateLimiter(redis, clock) : new DatabaseRateLimiter(db, clock),
     close: async () => {

@@ -1,20 +1,22 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
-import { applyDemoSeeds } from './db/seed.js';
-import { demoSeeds } from './demo-seeds.js';
 import { createDeps } from './deps.js';
 import { openConfiguredDatabase } from './runtime.js';
 
 async function main() {
   const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
-  const deps = createDeps({ config, db: database.db, dbKind: database.kind });
-  if (config.SEED_DEMO_DATA) await applyDemoSeeds(database.db, demoSeeds);
+  const database = await openConfiguredDatabase(config, { seed: config.SEED_DEMO_DATA });
+  const deps = createDeps({
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    databaseReady: database.ready,
+  });
 
   const app = await buildApp(deps);
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
@@ -30,12 +32,22 @@ async function main() {
       // PGlite checkpoints on close; the data directory is whole after Ctrl-C.
       await database.shutdown();
     }
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // Listening starts before the database is ready, so the site's pages answer at once even
+  // while a first start creates the PGlite cluster; API calls wait for `database.ready`.
   await app.listen({ host: config.HOST, port: config.PORT });
+  try {
+    await database.ready;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`Start-up failed: the database could not be prepared: ${reason}\n`);
+    await shutdown('database failure', 1);
+    return;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const database_ = database.kind === 'postgres' ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;

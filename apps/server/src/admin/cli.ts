@@ -42,6 +42,7 @@ async function main(argv: string[]) {
     config,
     db: async () => {
       database ??= await openConfiguredDatabase(config);
+      await database.ready;
       return database.db;
     },
     print: (line) => process.stdout.write(`${line}\n`),

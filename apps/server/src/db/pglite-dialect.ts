@@ -18,7 +18,8 @@ import {
  * queue instead of interleaving statements inside each other's transactions.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  /** `pglite` may still be starting (a first start creates the cluster); queries wait for it. */
+  constructor(private readonly pglite: PGlite | Promise<PGlite>) {}
 
   createAdapter() {
     return new PostgresAdapter();
@@ -36,16 +37,21 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   readonly #mutex = new ConnectionMutex();
-  readonly #connection: PGliteConnection;
+  readonly #pglite: PGlite | Promise<PGlite>;
+  #connection: PGliteConnection | undefined;
 
-  constructor(pglite: PGlite) {
-    this.#connection = new PGliteConnection(pglite);
+  constructor(pglite: PGlite | Promise<PGlite>) {
+    this.#pglite = pglite;
   }
 
-  async init() {}
+  /** Kysely runs this once, before the first connection is acquired. */
+  async init() {
+    this.#connection = new PGliteConnection(await this.#pglite);
+  }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#mutex.lock();
+    if (!this.#connection) throw new Error('PGlite driver used before init');
     return this.#connection;
   }
 
@@ -67,7 +73,7 @@ class PGliteDriver implements Driver {
   }
 
   async destroy() {
-    await this.#connection.close();
+    await this.#connection?.close();
   }
 }
 

@@ -51,6 +51,30 @@ describe('server basics', () => {
   });
 });
 
+describe('start-up', () => {
+  it('holds API calls until the database is ready, then answers them', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    let markReady = () => {};
+    const databaseReady = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const app = await buildApp({ ...t.deps, databaseReady }, { logLevel: 'silent' });
+    try {
+      let answered = false;
+      const health = app.inject({ method: 'GET', url: '/api/health' }).then((response) => {
+        answered = true;
+        return response;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      markReady();
+      expect((await health).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('validation errors', () => {
   it('name the bad field with status 400', async () => {
     const { buildApp } = await import('../../src/app.js');

@@ -280,20 +280,30 @@ function startPendingInvoiceCheck(app: FastifyInstance, ctx: PaymentContext, int
   if (intervalSeconds <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  let closed = false;
+  const check = () => {
+    if (running) return;
+    running = true;
+    checkPendingInvoices(ctx)
+      .then(() => lapseUnpaidRenewals(ctx))
+      .catch((error: unknown) => ctx.reportError(error, 'periodic payment check failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
   app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      checkPendingInvoices(ctx)
-        .then(() => lapseUnpaidRenewals(ctx))
-        .catch((error: unknown) => ctx.reportError(error, 'periodic payment check failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, intervalSeconds * 1000);
-    timer.unref();
+    // The database may still be migrating on a first start; the checks begin once it is ready.
+    app.deps.databaseReady.then(
+      () => {
+        if (closed) return;
+        timer = setInterval(check, intervalSeconds * 1000);
+        timer.unref();
+      },
+      () => {},
+    );
   });
   app.addHook('onClose', async () => {
+    closed = true;
     clearInterval(timer);
   });
 }
