@@ -68,9 +68,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
   await app.register(fp(async () => {}, { name: 'deps' }));
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   await app.register(errorHandler);
   await app.register(security);
