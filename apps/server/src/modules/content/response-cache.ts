@@ -23,7 +23,7 @@ interface Entry {
  * The database's content revision is re-read at most once per `ttlMs` (one primary-key lookup,
  * shared by all requests waiting at that moment); an import bumps it, so every API process drops
  * its copies within `ttlMs` of an import, however many processes run. Between checks, requests
- * are answered from memory without touching the database. See docs/decisions/0006-content-cache.md.
+ * are answered from memory without touching the database. See docs/decisions/0006-content.md.
  */
 export class ContentAnswerCache {
   #entries = new Map<string, Entry>();
