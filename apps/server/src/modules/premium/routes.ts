@@ -68,8 +68,12 @@ export default async function premiumRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { merchantId } = request.query;
-      if (!(await merchantExists(db, merchantId))) throw notFound(`There is no merchant ${merchantId}.`);
-      return listMerchantPlans(db, merchantId);
+      // One round trip for a merchant with plans; only an empty list asks whether it exists.
+      const plans = await listMerchantPlans(db, merchantId);
+      if (plans.length === 0 && !(await merchantExists(db, merchantId))) {
+        throw notFound(`There is no merchant ${merchantId}.`);
+      }
+      return plans;
     },
   );
 
