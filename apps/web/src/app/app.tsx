@@ -1,13 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { TOAST_DURATION_MS } from '@tunes/shared/constants';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { queryClient } from '@/lib/query-client';
+import { DeferredToaster } from './layout/deferred-toaster';
 import { PageLoading } from './layout/page-loading';
 import { Shell } from './layout/shell';
 import { AppRoutes } from './router';
-
-/** Toasts load in their own chunk, in parallel with the page, to keep first paint light. */
-const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
 
 export function App() {
   return (
@@ -17,9 +14,7 @@ export function App() {
           <AppRoutes />
         </Suspense>
       </Shell>
-      <Suspense fallback={null}>
-        <Toaster position="top-right" duration={TOAST_DURATION_MS} closeButton richColors />
-      </Suspense>
+      <DeferredToaster />
     </QueryClientProvider>
   );
 }

@@ -1,21 +1,88 @@
-import { lazy, useEffect } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
+import { prefetchContentCards } from '@/features/content/api/get-content-cards';
+import { prefetchLandingPage } from '@/features/content/api/get-landing-page';
+import { prefetchPlans } from '@/features/premium/api/get-plans';
+import { preparePriceFormat } from '@/features/premium/format';
+import { type Namespace, storedLanguage } from '@/lib/i18n';
+import { type LazyPage, lazyPage } from './lazy-page';
+
+interface SiteRoute {
+  /** wouter's pattern; none for the page of unknown paths. */
+  path?: string | RegExp;
+  page: LazyPage;
+  /** The catalogues the page shows on its first render, loaded together with its code. */
+  namespaces: readonly Namespace[];
+  /** Starts the page's first API calls while its code and texts load. */
+  prefetch?: (client: QueryClient) => void;
+}
 
 /** Every route of spec §2, each its own chunk so a page loads only its own code. */
-const LandingPage = lazy(() => import('./routes/landing'));
-const PremiumPage = lazy(() => import('./routes/premium'));
-const InvitePage = lazy(() => import('./routes/invite'));
-const ProfilePage = lazy(() => import('./routes/profile'));
-const ProfileEditPage = lazy(() => import('./routes/profile-edit'));
-const SuccessPage = lazy(() => import('./routes/success'));
-const FailedPage = lazy(() => import('./routes/failed'));
-const FaqPage = lazy(() => import('./routes/faq'));
-const TermsPage = lazy(() => import('./routes/terms'));
-const LoginPage = lazy(() => import('./routes/login'));
-const ContactPage = lazy(() => import('./routes/contact'));
-const PhoneAuthPage = lazy(() => import('./routes/phone-auth'));
-const ResetPasswordPage = lazy(() => import('./routes/reset-password'));
-const NotFoundPage = lazy(() => import('./routes/not-found'));
+const ROUTES: readonly SiteRoute[] = [
+  {
+    path: '/',
+    page: lazyPage(() => import('./routes/landing')),
+    namespaces: ['content'],
+    prefetch: (client) => {
+      prefetchLandingPage(client);
+      prefetchContentCards(client);
+    },
+  },
+  {
+    path: '/premium',
+    page: lazyPage(() => import('./routes/premium')),
+    namespaces: ['premium'],
+    prefetch: (client) => {
+      prefetchPlans(client);
+      preparePriceFormat(storedLanguage());
+    },
+  },
+  { path: '/invite', page: lazyPage(() => import('./routes/invite')), namespaces: ['family'] },
+  {
+    path: '/profile',
+    page: lazyPage(() => import('./routes/profile')),
+    namespaces: ['accounts', 'premium', 'family', 'vouchers'],
+  },
+  { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
+  { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium'] },
+  { path: '/failed', page: lazyPage(() => import('./routes/failed')), namespaces: ['premium'] },
+  // One route for both addresses, so moving between them keeps the page (and its open answers).
+  {
+    path: /^\/help(?:\/faq)?\/?$/i,
+    page: lazyPage(() => import('./routes/faq')),
+    namespaces: ['content-help'],
+  },
+  { path: '/help/tos', page: lazyPage(() => import('./routes/terms')), namespaces: ['content-help'] },
+  { path: '/login', page: lazyPage(() => import('./routes/login')), namespaces: ['accounts'] },
+  { path: '/contact', page: lazyPage(() => import('./routes/contact')), namespaces: ['content'] },
+  { path: '/phoneauth', page: lazyPage(() => import('./routes/phone-auth')), namespaces: ['accounts'] },
+  {
+    path: '/reset-password',
+    page: lazyPage(() => import('./routes/reset-password')),
+    namespaces: ['accounts'],
+  },
+  { page: lazyPage(() => import('./routes/not-found')), namespaces: [] },
+];
+
+/** The route of a path as the router matches it (wouter ignores case and a trailing slash). */
+export function routeOf(pathname: string): SiteRoute {
+  const path = (pathname.replace(/\/+$/, '') || '/').toLowerCase();
+  const matches = (route: SiteRoute) =>
+    route.path instanceof RegExp ? route.path.test(path) : route.path === path;
+  return ROUTES.find(matches) ?? (ROUTES.at(-1) as SiteRoute);
+}
+
+/**
+ * Fetches the first page's code, texts and data in parallel, before the first render, so the
+ * page paints whole instead of a loading state that it then replaces (layout shift, DESIGN §6).
+ */
+export function preloadRoute(pathname: string, client: QueryClient): Promise<unknown> {
+  const route = routeOf(pathname);
+  route.prefetch?.(client);
+  // A failed chunk is retried by the lazy page when it renders.
+  return route.page.preload().catch(() => undefined);
+}
 
 /** Spec §2: every route change scrolls to the top. */
 function ScrollToTop() {
@@ -32,21 +99,9 @@ export function AppRoutes() {
     <>
       <ScrollToTop />
       <Switch>
-        <Route path="/" component={LandingPage} />
-        <Route path="/premium" component={PremiumPage} />
-        <Route path="/invite" component={InvitePage} />
-        <Route path="/profile" component={ProfilePage} />
-        <Route path="/profile-edit" component={ProfileEditPage} />
-        <Route path="/success" component={SuccessPage} />
-        <Route path="/failed" component={FailedPage} />
-        <Route path="/help" component={FaqPage} />
-        <Route path="/help/faq" component={FaqPage} />
-        <Route path="/help/tos" component={TermsPage} />
-        <Route path="/login" component={LoginPage} />
-        <Route path="/contact" component={ContactPage} />
-        <Route path="/phoneauth" component={PhoneAuthPage} />
-        <Route path="/reset-password" component={ResetPasswordPage} />
-        <Route component={NotFoundPage} />
+        {ROUTES.map((route) => (
+          <Route key={String(route.path ?? '*')} path={route.path} component={route.page.Page} />
+        ))}
       </Switch>
     </>
   );

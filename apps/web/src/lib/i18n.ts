@@ -8,7 +8,15 @@ import { initReactI18next } from 'react-i18next';
  * a route loads only the texts it shows. English is the source of truth; a unit test fails when
  * the two languages differ in keys.
  */
-export const NAMESPACES = ['common', 'accounts', 'premium', 'family', 'vouchers', 'content'] as const;
+export const NAMESPACES = [
+  'common',
+  'accounts',
+  'premium',
+  'family',
+  'vouchers',
+  'content',
+  'content-help',
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isLanguage(value: unknown): value is Language {
@@ -44,7 +52,8 @@ export function i18nOptions(language: Language, instance: { language: string }):
   };
 }
 
-export async function initI18n(language: Language = storedLanguage()) {
+/** Starts i18next with `common` and the given namespaces (the first page's), loaded in parallel. */
+export async function initI18n(language: Language = storedLanguage(), namespaces: readonly Namespace[] = []) {
   await i18n
     .use(initReactI18next)
     .use(
@@ -52,7 +61,7 @@ export async function initI18n(language: Language = storedLanguage()) {
         (language: string, namespace: string) => import(`../i18n/locales/${language}/${namespace}.json`),
       ),
     )
-    .init(i18nOptions(language, i18n));
+    .init({ ...i18nOptions(language, i18n), ns: ['common', ...namespaces] });
   document.documentElement.lang = language;
   i18n.on('languageChanged', (next) => {
     document.documentElement.lang = next;

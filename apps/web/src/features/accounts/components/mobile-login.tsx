@@ -3,8 +3,8 @@ import { DEFAULT_COUNTRY_CODE, OTP_LENGTH, RESEND_COUNTDOWN_SECONDS } from '@tun
 import { toMsisdn } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { isAlreadySent, requestOtp, retryAfterSeconds, validateOtp } from '../api/otp';
 import { registerByMsisdn } from '../api/register';
 import { grantByMsisdn, storeSession } from '../api/sign-in';

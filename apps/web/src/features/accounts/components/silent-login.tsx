@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { useLocation, useSearch } from 'wouter';
 import { ApiError, type TokenResponse } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { storeSession } from '../api/sign-in';
 import { validateHmac } from '../api/validate-hmac';
 
@@ -25,17 +25,22 @@ function failureMessage(error: unknown, t: (key: string) => string): string {
  * session and goes to /profile with a Mongolian toast; on failure a Mongolian toast and the error.
  */
 export function SilentLogin() {
-  const { t } = useTranslation('accounts');
-  const [, navigate] = useLocation();
   const params = new URLSearchParams(useSearch());
   const userId = params.get('userId');
   const token = params.get('token');
+  // Without a token there is nothing to show: the page does not wait for the accounts texts.
+  if (!userId || !token) return null;
+  return <SilentLoginCheck userId={userId} token={token} />;
+}
+
+function SilentLoginCheck({ userId, token }: { userId: string; token: string }) {
+  const { t } = useTranslation('accounts');
+  const [, navigate] = useLocation();
   const [state, setState] = useState<{ status: 'idle' | 'checking' | 'error'; message?: string }>({
     status: 'idle',
   });
 
   useEffect(() => {
-    if (!userId || !token) return;
     let current = true;
     setState({ status: 'checking' });
     let attempt = attempts.get(token);

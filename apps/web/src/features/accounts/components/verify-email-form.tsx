@@ -1,8 +1,8 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { isAlreadySent, requestOtp, retryAfterSeconds, validateOtp } from '../api/otp';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';

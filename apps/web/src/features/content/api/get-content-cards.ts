@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ContentCard } from '@tunes/shared/content';
 import { apiRequest } from '@/lib/api-client';
 
@@ -9,6 +9,18 @@ export async function getContentCards(): Promise<ContentCard[]> {
   return result;
 }
 
+const contentCardsQuery = queryOptions({
+  queryKey: contentCardsQueryKey,
+  queryFn: getContentCards,
+  staleTime: 60_000,
+  retry: 1,
+});
+
+/** Starts the request while the landing page's code loads. */
+export function prefetchContentCards(client: QueryClient): void {
+  void client.prefetchQuery(contentCardsQuery);
+}
+
 export function useContentCards() {
-  return useQuery({ queryKey: contentCardsQueryKey, queryFn: getContentCards, staleTime: 60_000, retry: 1 });
+  return useQuery(contentCardsQuery);
 }

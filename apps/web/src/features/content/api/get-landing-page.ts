@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { LandingData } from '@tunes/shared/content';
 import { apiRequest } from '@/lib/api-client';
 
@@ -9,6 +9,18 @@ export async function getLandingPage(): Promise<LandingData> {
   return result;
 }
 
+const landingPageQuery = queryOptions({
+  queryKey: landingPageQueryKey,
+  queryFn: getLandingPage,
+  staleTime: 60_000,
+  retry: 1,
+});
+
+/** Starts the request while the landing page's code loads. */
+export function prefetchLandingPage(client: QueryClient): void {
+  void client.prefetchQuery(landingPageQuery);
+}
+
 export function useLandingPage() {
-  return useQuery({ queryKey: landingPageQueryKey, queryFn: getLandingPage, staleTime: 60_000, retry: 1 });
+  return useQuery(landingPageQuery);
 }

@@ -1,8 +1,8 @@
 import type { LandingData } from '@tunes/shared/content';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '@/components/page';
-import narrowImage from '../assets/banner-narrow.svg?no-inline';
-import wideImage from '../assets/banner-wide.svg?no-inline';
+import narrowImage from '../assets/banner-narrow.svg?inline';
+import wideImage from '../assets/banner-wide.svg?inline';
 import styles from './landing.module.css';
 
 /** Banner with title and description in the active language; another image at ≤ 1024 px. */

@@ -4,6 +4,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../hooks/use-reduced-motion';
+import { useStartWhenIdle } from '../hooks/use-start-when-idle';
 import { useVisibleCount } from '../hooks/use-visible-count';
 import styles from './card-carousel.module.css';
 
@@ -46,6 +47,9 @@ export default function CardCarousel({ title, cards, round = false }: CardCarous
       stopOnMouseEnter: false,
     }),
   );
+  // Embla measures every slide when it starts: each carousel starts in its own idle moment (or at
+  // once when hovered or focused) instead of all four in the task that shows them.
+  const [started, start] = useStartWhenIdle();
   const [viewportRef, embla] = useEmblaCarousel(
     {
       active: canMove,
@@ -113,9 +117,15 @@ export default function CardCarousel({ title, cards, round = false }: CardCarous
       className={styles.section}
       aria-labelledby={headingId}
       aria-roledescription={t('carousel.carousel')}
-      onMouseEnter={() => setHovered(true)}
+      onMouseEnter={() => {
+        start();
+        setHovered(true);
+      }}
       onMouseLeave={() => setHovered(false)}
-      onFocus={() => setFocused(true)}
+      onFocus={() => {
+        start();
+        setFocused(true);
+      }}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
       }}
@@ -154,7 +164,7 @@ export default function CardCarousel({ title, cards, round = false }: CardCarous
           </div>
         )}
       </div>
-      <div className={styles.viewport} ref={viewportRef}>
+      <div className={styles.viewport} ref={started ? viewportRef : undefined}>
         <div className={styles.track}>
           {cards.map((card, index) => (
             // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern names slides as groups; a fieldset is for form controls.

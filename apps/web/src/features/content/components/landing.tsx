@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useContentCards } from '../api/get-content-cards';
 import { useLandingPage } from '../api/get-landing-page';
+import { useStartWhenIdle } from '../hooks/use-start-when-idle';
 import { Banner } from './banner';
 import { FeaturedVideo } from './featured-video';
 import styles from './landing.module.css';
@@ -24,9 +25,16 @@ function CarouselPlaceholder({ title }: { title: string }) {
   );
 }
 
+/**
+ * Each carousel replaces its placeholder in an idle moment of its own, so showing the four is
+ * four short tasks rather than one long one while the page becomes interactive (TBT).
+ */
 function LazyCarousel(props: { title: string; cards: readonly ContentCard[]; round?: boolean }) {
+  const [started] = useStartWhenIdle();
+  const placeholder = <CarouselPlaceholder title={props.title} />;
+  if (!started) return placeholder;
   return (
-    <Suspense fallback={<CarouselPlaceholder title={props.title} />}>
+    <Suspense fallback={placeholder}>
       <CardCarousel {...props} />
     </Suspense>
   );

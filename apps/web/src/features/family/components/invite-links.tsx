@@ -1,6 +1,6 @@
 import { invitationLink } from '@tunes/shared/family';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import styles from './family.module.css';
 
 async function copyText(text: string, field: HTMLInputElement | null): Promise<void> {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { MERCHANT_ID } from '@tunes/shared/constants';
 import type { Merchant, Plan } from '@tunes/shared/premium';
 import { apiRequest } from '@/lib/api-client';
@@ -11,23 +11,49 @@ export function getAllPlans(merchantId: number): Promise<Plan[]> {
   return apiRequest<Plan[]>('/api/packages/allplans', { query: { merchantId } });
 }
 
-export function useMerchants() {
-  return useQuery({ queryKey: ['merchants'], queryFn: getMerchants, staleTime: 5 * 60_000 });
+const merchantsQuery = queryOptions({
+  queryKey: ['merchants'],
+  queryFn: getMerchants,
+  staleTime: 5 * 60_000,
+});
+
+const plansQuery = (merchantId: number | undefined) =>
+  queryOptions({
+    queryKey: ['plans', merchantId],
+    queryFn: () => getAllPlans(merchantId ?? MERCHANT_ID),
+    enabled: merchantId !== undefined,
+    staleTime: 5 * 60_000,
+  });
+
+const ourMerchant = (merchants: readonly Merchant[] | undefined) =>
+  merchants?.find((candidate) => candidate.MerchantId === MERCHANT_ID);
+
+/** Starts merchants, then its plans (spec §7), while the premium page's code loads. */
+export function prefetchPlans(client: QueryClient): void {
+  client
+    .fetchQuery(merchantsQuery)
+    .then((merchants) => {
+      const merchant = ourMerchant(merchants);
+      if (merchant) return client.prefetchQuery(plansQuery(merchant.MerchantId));
+    })
+    // The page's own queries report the failure (and sign out on 401) when they retry.
+    .catch(() => {});
 }
+
+export function useMerchants() {
+  return useQuery(merchantsQuery);
+}
+
+const NO_PLANS: Plan[] = [];
 
 /** Merchant 14's plans (spec §7: merchants first, then its plans); every currency and offer. */
 export function usePlans() {
   const merchants = useMerchants();
-  const merchant = merchants.data?.find((candidate) => candidate.MerchantId === MERCHANT_ID);
-  const plans = useQuery({
-    queryKey: ['plans', merchant?.MerchantId],
-    queryFn: () => getAllPlans(merchant?.MerchantId ?? MERCHANT_ID),
-    enabled: Boolean(merchant),
-    staleTime: 5 * 60_000,
-  });
+  const merchant = ourMerchant(merchants.data);
+  const plans = useQuery(plansQuery(merchant?.MerchantId));
   return {
     merchants,
-    plans: merchant ? (plans.data ?? []) : [],
+    plans: (merchant && plans.data) || NO_PLANS,
     isLoading: merchants.isPending || (Boolean(merchant) && plans.isPending),
     isError: merchants.isError || plans.isError,
   };

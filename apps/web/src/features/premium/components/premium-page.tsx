@@ -1,19 +1,40 @@
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { Plan } from '@tunes/shared/premium';
-import { plansForSale } from '@tunes/shared/premium-rules';
-import { useEffect, useState } from 'react';
+import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { Link, useLocation } from 'wouter';
 import { PageTitle } from '@/components/page';
 import { ApiError } from '@/lib/api-client';
 import { currentSubscription, logout, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
+import { toast } from '@/lib/toast';
 import { usePlans } from '../api/get-plans';
 import { checkoutErrorKey, useStartCheckout } from '../api/start-checkout';
 import { ComparisonTable } from './comparison-table';
 import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
 import { StoreNote } from './store-note';
+
+/**
+ * Holds the place of the plan cards while they load: one card-sized box per offer sold, so the
+ * cards take the space the page already shows instead of pushing the page down (layout shift).
+ */
+function PlansLoading({ label }: { label: string }) {
+  return (
+    <div className={styles.plans}>
+      {PREMIUM_OFFERS.map((offer, index) => (
+        <div key={offer} className={`card ${styles.planPlaceholder}`}>
+          {index === 0 && (
+            <div className={styles.loading} role="status">
+              <span className="spinner" aria-hidden="true" />
+              {label}
+            </div>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
 
 /** /premium (spec §2): banner, currency, plans for sale, Free vs Premium, store note. */
 export function PremiumPage() {
@@ -23,7 +44,12 @@ export function PremiumPage() {
   const session = useSession();
   const profile = useProfile();
   const subscribed = useIsSubscribed();
-  const { merchants, plans, isLoading } = usePlans();
+  const loaded = usePlans();
+  const { merchants } = loaded;
+  // The cards render in a transition React can pause: arriving plans are not one long task
+  // while the page becomes interactive (TBT, DESIGN §6).
+  const plans = useDeferredValue(loaded.plans);
+  const isLoading = useDeferredValue(loaded.isLoading);
   const checkout = useStartCheckout(session?.sub);
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
 
@@ -40,7 +66,9 @@ export function PremiumPage() {
   }, [merchants.error, session]);
 
   const forSale = plansForSale(plans);
-  const currencies = [...new Set(forSale.map((plan) => plan.Currency))];
+  // The select is there from the first paint (with the payment currency while plans load), so
+  // the heading row keeps its height when they arrive.
+  const currencies = isLoading ? [PAYMENT_CURRENCY] : [...new Set(forSale.map((plan) => plan.Currency))];
   const shown = forSale.filter((plan) => plan.Currency === currency);
   const busy = checkout.isPending || checkout.isSuccess;
 
@@ -98,10 +126,7 @@ export function PremiumPage() {
         </div>
 
         {isLoading ? (
-          <div className={styles.loading} role="status">
-            <span className="spinner" aria-hidden="true" />
-            {t('loading')}
-          </div>
+          <PlansLoading label={t('loading')} />
         ) : shown.length === 0 ? (
           <p className={styles.empty}>{t('empty')}</p>
         ) : (

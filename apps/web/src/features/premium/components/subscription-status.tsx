@@ -1,9 +1,9 @@
 import { localized } from '@tunes/shared/premium-rules';
 import { isSubscriptionActive, type Profile, type SubscriptionView } from '@tunes/shared/profile';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { currentSubscription } from '@/lib/auth';
+import { toast } from '@/lib/toast';
 import { useCancelSubscription } from '../api/cancel-subscription';
 import { formatDate } from '../format';
 import styles from './premium.module.css';
