@@ -150,7 +150,7 @@ async function benchDatabase(database, { open, serverOptions, dropDatabase }) {
   try {
     await measureApi(server, database, smallUsers, small.ids);
     if (database === 'pglite' && !skip.has('web') && chromePath) {
-      const routes = siteRoutes(root);
+      const routes = siteRoutes();
       log(`[${elapsed()}] web: compressed JS/CSS of ${routes.length} routes`);
       results.web.routes = await measureRoutes(
         server.baseUrl.replace('127.0.0.1', 'localhost'),
