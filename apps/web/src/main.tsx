@@ -16,9 +16,10 @@ function unregisterServiceWorkers() {
 }
 
 unregisterServiceWorkers();
-// The first page's code, texts and data load together; the page renders once code and texts are in.
+// The first page's code, texts and data load together; the page renders once code and texts are
+// in — or failed to come, so a network failure still shows the site, never a blank page.
 const { pathname } = location;
-void Promise.all([
+void Promise.allSettled([
   initI18n(undefined, routeOf(pathname).namespaces),
   preloadRoute(pathname, queryClient),
 ]).then(() => {
