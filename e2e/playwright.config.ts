@@ -57,6 +57,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       SEED_DEMO_DATA: 'true',
       PAYMENT_CHECK_INTERVAL_SECONDS: '5',
+      // Every test signs in from 127.0.0.1; the per-client budget is proven by the API suite.
+      SENDS_PER_CLIENT_HOURLY: '100000',
     },
   },
 });

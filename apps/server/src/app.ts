@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Deps } from './deps.js';
 import { loggerOptions } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
+import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
@@ -22,8 +23,9 @@ import voucherRoutes from './modules/vouchers/routes.js';
 import { auth } from './plugins/auth.js';
 import { waitForDatabase } from './plugins/database-ready.js';
 import { errorHandler } from './plugins/error-handler.js';
+import { frameworkErrorOptions } from './plugins/framework-errors.js';
 import { openapi } from './plugins/openapi.js';
-import { security } from './plugins/security.js';
+import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
 import { webApp } from './plugins/web-app.js';
 
@@ -53,7 +55,9 @@ export interface AppOptions {
  * plugins, then the API modules, then the site. `server.ts` only launches it.
  */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const securityHeaders = securityHeadersFor(deps.config.isProduction);
   const app = Fastify({
+    ...frameworkErrorOptions(securityHeaders),
     logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL),
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
@@ -70,7 +74,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(fp(async () => {}, { name: 'deps' }));
 
   await app.register(errorHandler);
-  await app.register(security);
+  await app.register(security, { headers: securityHeaders });
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(openapi);
   await app.register(auth);
@@ -82,6 +86,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       api.addHook('onRequest', databaseReady);
       await api.register(healthRoutes);
       await api.register(accountRoutes);
+      await api.register(profileRoutes);
       await api.register(tokenRoutes);
       await api.register(contentRoutes);
       await api.register(familyRoutes);
@@ -90,16 +95,17 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     },
     { prefix: '/api' },
   );
-  // The built-in card gateway stand-in (DESIGN §3): its own pages and secret, outside /api.
-  await app.register(
-    async (gateway) => {
-      gateway.addHook('onRequest', databaseReady);
-      await gateway.register(sandboxGatewayRoutes);
-    },
-    { prefix: '/sandbox-gateway' },
-  );
-
   if (!deps.config.isProduction) {
+    // The built-in card gateway stand-in (DESIGN §3): its own pages and secret, outside /api.
+    // Never in production, where a real provider is required (DESIGN §7).
+    await app.register(
+      async (gateway) => {
+        gateway.addHook('onRequest', databaseReady);
+        await gateway.register(sandboxGatewayRoutes);
+      },
+      { prefix: '/sandbox-gateway' },
+    );
+
     await app.register(
       async (dev) => {
         // Development tools (DESIGN §4); never mounted in production.

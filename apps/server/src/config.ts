@@ -7,6 +7,19 @@ const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+const SANDBOX_CLIENT_ID = 'sandbox-client';
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\./.test(host) ||
+    host === '0.0.0.0'
+  );
+}
+
 const secret = z.string().min(32, 'must be at least 32 characters');
 
 /**
@@ -46,9 +59,17 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).default('Tunes <no-reply@tunes.mn>'),
     SMS_PROVIDER_URL: z.url().optional(),
     SMS_PROVIDER_TOKEN: z.string().optional(),
+    /** Text messages listeners may make the site send per hour, all together (SMS pumping). */
+    SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    /** Messages (codes, links) one client address may have sent per hour, to anyone. */
+    SENDS_PER_CLIENT_HOURLY: z.coerce.number().int().min(1).max(100_000).default(10),
+    /** Written opt-outs for a staging site in production: no SMS, no e-mail, no payments. */
+    ALLOW_NO_SMS: booleanFromEnv.default(false),
+    ALLOW_NO_EMAIL: booleanFromEnv.default(false),
+    ALLOW_NO_PAYMENTS: booleanFromEnv.default(false),
 
     PAYMENT_PROVIDER_URL: z.url().optional(),
-    PAYMENT_CLIENT_ID: z.string().min(1).default('sandbox-client'),
+    PAYMENT_CLIENT_ID: z.string().min(1).default(SANDBOX_CLIENT_ID),
     PAYMENT_CLIENT_SECRET: secret.default(DEV_SECRET),
     PAYMENT_CALLBACK_SECRET: secret.default(DEV_SECRET),
     PAYMENT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -58,16 +79,35 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
+    const fail = (name: keyof typeof env, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [name], message });
     for (const name of [
       'JWT_SECRET',
       'HMAC_SECRET',
       'PAYMENT_CLIENT_SECRET',
       'PAYMENT_CALLBACK_SECRET',
-      'SANDBOX_GATEWAY_SECRET',
     ] as const) {
-      if (env[name] === DEV_SECRET) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set in production' });
-      }
+      if (env[name] === DEV_SECRET) fail(name, 'must be set in production');
+    }
+    // DESIGN §7: production never sells through a sandbox nor starts without its providers.
+    if (!env.PAYMENT_PROVIDER_URL && !env.ALLOW_NO_PAYMENTS) {
+      fail(
+        'PAYMENT_PROVIDER_URL',
+        'must name the card gateway in production (or set ALLOW_NO_PAYMENTS=true)',
+      );
+    }
+    if (env.PAYMENT_PROVIDER_URL && env.PAYMENT_CLIENT_ID === SANDBOX_CLIENT_ID) {
+      fail('PAYMENT_CLIENT_ID', 'must be set in production');
+    }
+    if (!env.SMS_PROVIDER_URL && !env.ALLOW_NO_SMS) {
+      fail('SMS_PROVIDER_URL', 'must name the SMS provider in production (or set ALLOW_NO_SMS=true)');
+    }
+    if (!env.SMTP_URL && !env.ALLOW_NO_EMAIL) {
+      fail('SMTP_URL', 'must name the mail server in production (or set ALLOW_NO_EMAIL=true)');
+    }
+    if (!env.PUBLIC_URL) fail('PUBLIC_URL', "must be set in production to the site's public origin");
+    else if (isLoopback(env.PUBLIC_URL)) {
+      fail('PUBLIC_URL', 'must not be a localhost address in production (links in messages use it)');
     }
   });
 
@@ -79,6 +119,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAY
   SEED_DEMO_DATA: boolean;
   PAYMENT_PROVIDER_URL: string;
   isProduction: boolean;
+  /** False on a production site that opted out of payments: checkouts answer 503. */
+  paymentsEnabled: boolean;
   dataDir: string;
 }
 
@@ -104,6 +146,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
     PAYMENT_PROVIDER_URL: (env.PAYMENT_PROVIDER_URL ?? `${publicUrl}/sandbox-gateway`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
+    paymentsEnabled: env.NODE_ENV !== 'production' || env.PAYMENT_PROVIDER_URL !== undefined,
     dataDir: path.resolve(env.DATA_DIR),
   };
 }

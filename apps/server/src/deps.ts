@@ -5,7 +5,7 @@ import type { DatabaseKind } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { AccessTokens } from './lib/access-tokens.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { DatabaseRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limiter.js';
+import { DatabaseThrottle, RedisThrottle, type Throttle } from './lib/throttle.js';
 
 /**
  * What route handlers and services depend on, built once per process and reached through
@@ -19,7 +19,8 @@ export interface Deps {
   /** Settles once the database is migrated and seeded; calls that need it wait until then. */
   databaseReady: Promise<void>;
   accessTokens: AccessTokens;
-  rateLimiter: RateLimiter;
+  /** Every limit goes through this (lib/limits.ts lists them). */
+  throttle: Throttle;
   /** Releases what the deps opened themselves (Redis); the database belongs to the caller. */
   close(): Promise<void>;
 }
@@ -49,7 +50,7 @@ export function createDeps({
     clock,
     databaseReady,
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
-    rateLimiter: redis ? new RedisRateLimiter(redis, clock) : new DatabaseRateLimiter(db, clock),
+    throttle: redis ? new RedisThrottle(redis, clock) : new DatabaseThrottle(db, clock),
     close: async () => {
       await redis?.quit();
     },

@@ -191,3 +191,6 @@ export const detailsChangeSchema = z.object({
 });
 
 export type DetailsChange = z.input<typeof detailsChangeSchema>;
+
+/** `POST /api/users/me/email/confirm`: the code sent to the new address. */
+export const emailChangeConfirmSchema = z.object({ Otp: otpSchema });

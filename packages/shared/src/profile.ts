@@ -37,6 +37,8 @@ export const profileSchema = z
     LastName: z.string(),
     DisplayName: z.string(),
     PrimaryEmail: z.string().nullable(),
+    /** An address the user asked to change to; it takes effect once its code is entered. */
+    PendingEmail: z.string().nullable(),
     PhoneNumber: z.string().nullable(),
     IsPublic: z.boolean(),
     Language: z.string(),

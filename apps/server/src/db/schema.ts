@@ -25,6 +25,8 @@ export interface UsersTable {
   last_name: Generated<string>;
   display_name: Generated<string>;
   primary_email: string | null;
+  /** A new address waiting for the code sent to it; it becomes primary_email once confirmed. */
+  pending_email: ColumnType<string | null, string | null | undefined, string | null>;
   /** Full number: country code followed by the number, e.g. "97688112233". */
   phone_number: string | null;
   country_code: number | null;

@@ -3,8 +3,11 @@ import type { FastifyServerOptions } from 'fastify';
 /** Query parameters whose values never reach the log (codes, tokens, passwords). */
 const SECRET_QUERY_PARAMS = /([?&](?:otp|code|token|password|refresh_token|access_token|secret)=)[^&]*/gi;
 
+/** Path segments that are secrets themselves: an invitation code accepted by its URL. */
+const SECRET_PATH_SEGMENTS = /(\/invitations\/)[^/?#]+/gi;
+
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
+  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]').replace(SECRET_PATH_SEGMENTS, '$1[redacted]');
 }
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {

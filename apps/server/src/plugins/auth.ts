@@ -21,6 +21,13 @@ export function assertSelf(request: FastifyRequest, ownerId: string): void {
 export const auth = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('userId', '');
+    // Every route that requires a token says so in the OpenAPI document, from the one source
+    // of truth: its preHandler (a route cannot be secured without being documented as such).
+    app.addHook('onRoute', (route) => {
+      const handlers = [route.preHandler, route.onRequest].flat();
+      if (!handlers.includes(app.authenticate) || !route.schema) return;
+      route.schema = { ...route.schema, security: [{ bearer: [] }] };
+    });
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;

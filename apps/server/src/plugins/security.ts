@@ -32,12 +32,9 @@ function headersSetBy(middleware: Middleware): Record<string, string> {
   return headers;
 }
 
-/** Security headers (CSP, HSTS in production), the request id, and response compression. */
-export const security = fp(async (app: FastifyInstance) => {
-  // Helmet's headers do not vary by request (no nonces), so its middleware runs once and the
-  // headers it sets are copied onto every answer: @fastify/helmet rebuilt the policy on every
-  // request, and even a prebuilt middleware spent ~6 % of a cached answer's CPU (`npm run bench`).
-  const securityHeaders = headersSetBy(
+/** The security headers every answer carries (CSP, HSTS in production, …), built once. */
+export function securityHeadersFor(isProduction: boolean): Record<string, string> {
+  return headersSetBy(
     helmet({
       contentSecurityPolicy: {
         directives: {
@@ -53,15 +50,22 @@ export const security = fp(async (app: FastifyInstance) => {
           formAction: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          upgradeInsecureRequests: app.deps.config.isProduction ? [] : null,
+          upgradeInsecureRequests: isProduction ? [] : null,
         },
       },
-      hsts: app.deps.config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      hsts: isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
     }),
   );
+}
+
+/** Security headers, the request id, and response compression on every routed answer. */
+export const security = fp(async (app: FastifyInstance, { headers }: { headers: Record<string, string> }) => {
+  // Helmet's headers do not vary by request (no nonces), so its middleware runs once and the
+  // headers it sets are copied onto every answer: @fastify/helmet rebuilt the policy on every
+  // request, and even a prebuilt middleware spent ~6 % of a cached answer's CPU (`npm run bench`).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeaders);
+    reply.headers(headers);
     reply.header('x-request-id', request.id);
     done();
   });

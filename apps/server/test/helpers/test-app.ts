@@ -47,6 +47,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
     WEB_DIST_DIR: '/nonexistent',
+    // Every test file sends its codes from one loopback address; the suites that test the
+    // per-client send budget set their own.
+    SENDS_PER_CLIENT_HOURLY: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -1,6 +1,6 @@
 import { OTP_TTL_SECONDS, PASSWORD_RESET_TTL_SECONDS } from '@tunes/shared/accounts';
 
-type Lang = 'en' | 'mn';
+export type Lang = 'en' | 'mn';
 
 const minutes = (seconds: number) => Math.round(seconds / 60);
 
@@ -16,4 +16,16 @@ export const accountMessages = {
     lang === 'mn'
       ? `Шинэ нууц үг үүсгэхийн тулд энэ холбоосыг нээнэ үү: ${link}\nХолбоос ${minutes(PASSWORD_RESET_TTL_SECONDS)} минутын турш нэг удаа ашиглагдана. Хэрэв та хүсээгүй бол энэ захидлыг үл тоомсорлоно уу.`
       : `Open this link to create a new password: ${link}\nThe link works once within ${minutes(PASSWORD_RESET_TTL_SECONDS)} minutes. If you did not ask for it, ignore this e-mail.`,
+  emailChangeSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Tunes имэйл хаягаа баталгаажуулна уу' : 'Confirm your new Tunes e-mail address',
+  emailChangeCode: (lang: Lang, code: string) =>
+    lang === 'mn'
+      ? `Энэ хаягийг Tunes бүртгэлдээ ашиглахын тулд кодоо оруулна уу: ${code}. Код ${minutes(OTP_TTL_SECONDS)} минутын турш хүчинтэй. Хэрэв та хүсээгүй бол энэ захидлыг үл тоомсорлоно уу.`
+      : `Enter this code to use this address for your Tunes account: ${code}. It expires in ${minutes(OTP_TTL_SECONDS)} minutes. If you did not ask for it, ignore this e-mail.`,
+  emailChangedSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Tunes имэйл хаяг солигдлоо' : 'Your Tunes e-mail address was changed',
+  emailChanged: (lang: Lang, newEmail: string) =>
+    lang === 'mn'
+      ? `Таны Tunes бүртгэлийн имэйл хаяг ${newEmail} болж солигдлоо. Хэрэв та үүнийг хийгээгүй бол нууц үгээ даруй сэргээж, бидэнтэй холбогдоно уу.`
+      : `The e-mail address of your Tunes account was changed to ${newEmail}. If this was not you, reset your password now and contact us.`,
 };

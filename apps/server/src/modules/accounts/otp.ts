@@ -1,46 +1,36 @@
-import {
-  OTP_HOURLY_CAP,
-  OTP_MAX_WRONG_TRIES,
-  OTP_RESEND_SECONDS,
-  OTP_RESULT,
-  OTP_TTL_SECONDS,
-} from '@tunes/shared/accounts';
-import { sql } from 'kysely';
+import { OTP_RESULT, OTP_TTL_SECONDS } from '@tunes/shared/accounts';
 import type { Deps } from '../../deps.js';
-import { tooManyRequests } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
+import type { Channel } from '../notifications/schema.js';
+import { takeSendBudget } from '../notifications/send-budget.js';
 import { hmacHex, randomOtp, safeEqual } from './secrets.js';
 
-type OtpDeps = Pick<Deps, 'db' | 'clock' | 'rateLimiter' | 'config'>;
-
-const HOUR_SECONDS = 60 * 60;
+type OtpDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
 
 const codeHash = (deps: OtpDeps, target: string, code: string) =>
   hmacHex(deps.config.HMAC_SECRET, `otp:${target}:${code}`);
 
-/**
- * Makes a new one-time code for a number or address, enforcing DESIGN §7: not again within
- * 30 s of the last one, and at most OTP_HOURLY_CAP per hour (429 with Retry-After otherwise).
- * Earlier codes of the target stop working.
- */
-export async function createOtp(deps: OtpDeps, target: string): Promise<string> {
-  const now = deps.clock.now();
-  const last = await deps.db
-    .selectFrom('otp_codes')
-    .select('created_at')
-    .where('target', '=', target)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (last) {
-    const waitMs = last.created_at.getTime() + OTP_RESEND_SECONDS * 1000 - now.getTime();
-    if (waitMs > 0)
-      throw tooManyRequests(waitMs / 1000, 'A code was sent moments ago. Wait before asking again.');
-  }
-  const hourly = await deps.rateLimiter.hit(`otp:hour:${target}`, HOUR_SECONDS);
-  if (hourly.count > OTP_HOURLY_CAP) {
-    throw tooManyRequests(hourly.retryAfterSeconds, 'Too many codes were requested. Try again later.');
-  }
+export interface OtpDelivery {
+  channel: Channel;
+  /** Who receives the code: the number or address the per-recipient limits count. */
+  recipient: string;
+  /** The client address that asked, for the per-client send budget. */
+  clientAddress: string;
+}
 
+/**
+ * Makes a new one-time code for `target` (a number, an address, or a purpose such as an e-mail
+ * change), under the limits of DESIGN §7, each one atomic step of the throttle: no second code to
+ * a recipient within 30 s, at most 5 an hour, and the client's and the site's send budgets
+ * (429 with Retry-After otherwise). Earlier codes of the target stop working.
+ */
+export async function createOtp(deps: OtpDeps, target: string, delivery: OtpDelivery): Promise<string> {
+  await enforce(deps.throttle, `code-resend:${delivery.recipient}`, LIMITS.codeResend);
+  await enforce(deps.throttle, `codes:${delivery.recipient}`, LIMITS.codesPerRecipient);
+  await takeSendBudget(deps, delivery.channel, delivery.clientAddress);
+
+  const now = deps.clock.now();
   const code = randomOtp();
   await deps.db.transaction().execute(async (trx) => {
     await trx
@@ -67,32 +57,28 @@ export type OtpCheck =
   | { ok: false; reason: 'wrong' | 'expired' | 'too-many-tries' };
 
 /**
- * Checks `code` against the target's live code. A wrong guess counts against the code; after
- * OTP_MAX_WRONG_TRIES wrong guesses even the right code fails.
+ * Checks `code` against the target's live code. Every check takes a try from the code's
+ * budget *before* comparing, in one atomic step, so a burst of guesses at once gets no more
+ * judgements than the same guesses in a row; a right code gives its try back, so only wrong
+ * ones use up the budget (DESIGN §7: at most 5 wrong tries per code).
  */
 export async function checkOtp(deps: OtpDeps, target: string, code: string): Promise<OtpCheck> {
   const now = deps.clock.now();
   const live = await deps.db
     .selectFrom('otp_codes')
-    .select(['id', 'code_hash', 'wrong_tries', 'expires_at', 'validated_at'])
+    .select(['id', 'code_hash', 'expires_at', 'validated_at'])
     .where('target', '=', target)
     .where('consumed_at', 'is', null)
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!live || live.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-  if (live.wrong_tries >= OTP_MAX_WRONG_TRIES) return { ok: false, reason: 'too-many-tries' };
 
-  if (!safeEqual(live.code_hash, codeHash(deps, target, code))) {
-    const counted = await deps.db
-      .updateTable('otp_codes')
-      .set({ wrong_tries: sql`wrong_tries + 1` })
-      .where('id', '=', live.id)
-      .where('wrong_tries', '<', OTP_MAX_WRONG_TRIES)
-      .returning('wrong_tries')
-      .executeTakeFirst();
-    return { ok: false, reason: counted ? 'wrong' : 'too-many-tries' };
-  }
+  const triesKey = `code-tries:${live.id}`;
+  const tried = await deps.throttle.take(triesKey, LIMITS.codeTries);
+  if (!tried.allowed) return { ok: false, reason: 'too-many-tries' };
+  if (!safeEqual(live.code_hash, codeHash(deps, target, code))) return { ok: false, reason: 'wrong' };
+  await deps.throttle.refund(triesKey);
   return { ok: true, id: live.id, alreadyValidated: live.validated_at !== null };
 }
 

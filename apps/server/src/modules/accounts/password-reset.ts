@@ -2,12 +2,15 @@ import { PASSWORD_RESET_TTL_SECONDS } from '@tunes/shared/accounts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { sendMessage } from '../notifications/outbox.js';
+import { takeSendBudget } from '../notifications/send-budget.js';
 import { accountMessages } from './messages.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
 
-type ResetDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+type ResetDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle'>;
 
 /**
  * E-mails a single-use link to `/reset-password?token=…` when an account has this address.
@@ -17,8 +20,12 @@ export async function sendPasswordResetLink(
   deps: ResetDeps,
   email: string,
   language: 'en' | 'mn',
+  clientAddress: string,
   log?: FastifyBaseLogger,
 ): Promise<void> {
+  // Taken whether or not the address has an account, so the limits reveal nothing either.
+  await enforce(deps.throttle, `reset-links:${email}`, LIMITS.resetLinksPerRecipient);
+  await takeSendBudget(deps, 'email', clientAddress);
   const user = await deps.db
     .selectFrom('users')
     .select('id')
@@ -50,15 +57,37 @@ export async function sendPasswordResetLink(
   );
 }
 
-/** Sets a new password with a reset link's token; the token works once, before it expires. */
-export async function resetPassword(deps: ResetDeps, token: string, password: string): Promise<void> {
-  const now = deps.clock.now();
+/**
+ * Sets a new password with a reset link's token; the token works once, before it expires.
+ * The cheap checks come first (the client's tries, then the token's lookup by its hash); the
+ * password is hashed only for a live token, so random tokens cost the server almost nothing.
+ */
+export async function resetPassword(
+  deps: ResetDeps,
+  token: string,
+  password: string,
+  clientAddress: string,
+): Promise<void> {
+  const invalid = () => badRequest('This reset link is invalid, expired or already used.', 'Token');
+  await enforce(deps.throttle, `reset-token-tries:${clientAddress}`, LIMITS.resetTokenTries);
+  const tokenHash = sha256(token);
+  const live = await deps.db
+    .selectFrom('password_resets')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', deps.clock.now())
+    .executeTakeFirst();
+  if (!live) throw invalid();
+
   const passwordHash = await hashPassword(password);
+  const now = deps.clock.now();
   const userId = await deps.db.transaction().execute(async (trx) => {
+    // Spent here, atomically: of two requests with one token, one changes the password.
     const spent = await trx
       .updateTable('password_resets')
       .set({ used_at: now })
-      .where('token_hash', '=', sha256(token))
+      .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .returning('user_id')
@@ -71,6 +100,6 @@ export async function resetPassword(deps: ResetDeps, token: string, password: st
       .execute();
     return spent.user_id;
   });
-  if (!userId) throw badRequest('This reset link is invalid, expired or already used.', 'Token');
+  if (!userId) throw invalid();
   await revokeAllForUser(deps, userId);
 }

@@ -1,7 +1,5 @@
 import {
-  detailsChangeSchema,
   forgotPasswordSchema,
-  loginInfoSchema,
   messageSchema,
   registerByEmailSchema,
   registerByMsisdnSchema,
@@ -13,13 +11,11 @@ import {
   validateOtpResponseSchema,
 } from '@tunes/shared/accounts';
 import { errorBodySchema } from '@tunes/shared/errors';
-import { profileSchema } from '@tunes/shared/profile';
 import { toMsisdn } from '@tunes/shared/validation';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors.js';
-import { assertSelf } from '../../plugins/auth.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { spendHmacToken } from './hmac.js';
 import { accountMessages } from './messages.js';
@@ -27,20 +23,10 @@ import { checkOtp, consumeOtp, createOtp, markOtpValidated, otpResultCode } from
 import { resetPassword, sendPasswordResetLink } from './password-reset.js';
 import { hashPassword } from './secrets.js';
 import { issueTokenPair } from './tokens.js';
-import {
-  createEmailUser,
-  createMobileUser,
-  emailInUse,
-  getLogins,
-  getProfile,
-  getUser,
-  updateDetails,
-} from './users.js';
+import { createEmailUser, createMobileUser, emailInUse } from './users.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const userId = (name: string) => z.uuid({ error: `${name} must be a user id` });
-
-const FORGOT_PASSWORD_HOURLY_CAP = 5;
 
 /** The `users/*` calls of spec §7. */
 export default async function accountRoutes(api: FastifyInstance) {
@@ -60,7 +46,11 @@ export default async function accountRoutes(api: FastifyInstance) {
     async (request) => {
       const { msisdn, email, language = 'en' } = request.query;
       const target = msisdn ?? email ?? '';
-      const code = await createOtp(deps, target);
+      const code = await createOtp(deps, target, {
+        channel: msisdn ? 'sms' : 'email',
+        recipient: target,
+        clientAddress: request.ip,
+      });
       await sendMessage(
         deps,
         msisdn
@@ -168,9 +158,7 @@ export default async function accountRoutes(api: FastifyInstance) {
     },
     async (request) => {
       const { Email, Language = 'mn' } = request.body;
-      const hourly = await deps.rateLimiter.hit(`forgot:${Email}`, 3600);
-      if (hourly.count > FORGOT_PASSWORD_HOURLY_CAP) throw tooManyRequests(hourly.retryAfterSeconds);
-      await sendPasswordResetLink(deps, Email, Language, request.log);
+      await sendPasswordResetLink(deps, Email, Language, request.ip, request.log);
       return { message: "If an account exists you'll receive a link by email to create a new password." };
     },
   );
@@ -182,11 +170,11 @@ export default async function accountRoutes(api: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Set a new password with the token of a reset link',
         body: resetPasswordSchema,
-        response: { 200: messageSchema, 400: errorBodySchema },
+        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
-      await resetPassword(deps, request.body.Token, request.body.Password);
+      await resetPassword(deps, request.body.Token, request.body.Password, request.ip);
       return { message: 'Your password has been changed.' };
     },
   );
@@ -214,63 +202,6 @@ export default async function accountRoutes(api: FastifyInstance) {
       const user = await deps.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
       if (!user) throw notFound();
       return issueTokenPair(deps, user.id);
-    },
-  );
-
-  app.get(
-    '/users/:sub/profile',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: "The signed-in user's profile with their subscriptions",
-        security: [{ bearer: [] }],
-        params: z.object({ sub: userId('sub') }),
-        response: { 200: profileSchema, ...errors },
-      },
-    },
-    async (request) => {
-      assertSelf(request, request.params.sub);
-      return getProfile(deps.db, request.params.sub, deps.clock.now());
-    },
-  );
-
-  app.patch(
-    '/users/me/details',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'Change first name, last name and e-mail (at most 50 characters each)',
-        security: [{ bearer: [] }],
-        body: detailsChangeSchema,
-        response: { 200: profileSchema, ...errors, 409: errorBodySchema },
-      },
-    },
-    async (request) => {
-      // The site sends the whole profile state; it may only be the signed-in user's own.
-      if (request.body.UserId !== undefined) assertSelf(request, request.body.UserId);
-      await updateDetails(deps.db, request.userId, request.body, deps.clock.now());
-      return getProfile(deps.db, request.userId, deps.clock.now());
-    },
-  );
-
-  app.get(
-    '/users/getlogins',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'How the signed-in user can sign in (e-mail, msisdn, username)',
-        security: [{ bearer: [] }],
-        querystring: z.object({ id: userId('id') }),
-        response: { 200: z.array(loginInfoSchema), ...errors },
-      },
-    },
-    async (request) => {
-      assertSelf(request, request.query.id);
-      await getUser(deps.db, request.query.id);
-      return getLogins(deps.db, request.query.id);
     },
   );
 }

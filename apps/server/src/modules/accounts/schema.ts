@@ -9,7 +9,6 @@ export interface OtpCodesTable {
   /** Full msisdn or lower-case e-mail. */
   target: string;
   code_hash: string;
-  wrong_tries: Generated<number>;
   expires_at: Timestamp;
   validated_at: NullableTimestamp;
   consumed_at: NullableTimestamp;

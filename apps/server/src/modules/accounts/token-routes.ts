@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { tooManyRequests } from '../../lib/errors.js';
 import { checkOtp, consumeOtp } from './otp.js';
+import { withPasswordTries } from './password-tries.js';
 import { verifyPassword } from './secrets.js';
 import { grantError, issueTokenPair, rotateRefreshToken } from './tokens.js';
 import { findUserByMsisdn, findUserForLogin } from './users.js';
@@ -25,11 +25,6 @@ const grantBodySchema = z.object({
 });
 
 type GrantBody = z.infer<typeof grantBodySchema>;
-
-const FAILED_LOGIN_CAP = 10;
-/** Failed password logins one client address may make, across accounts, per window. */
-const FAILED_LOGIN_ADDRESS_CAP = 50;
-const FAILED_LOGIN_WINDOW_SECONDS = 15 * 60;
 
 async function msisdnGrant(deps: Deps, body: GrantBody) {
   const msisdn = body.msisdn?.trim().replace(/^\+/, '') ?? '';
@@ -58,25 +53,17 @@ async function passwordGrant(deps: Deps, body: GrantBody, clientAddress: string)
   const password = body.password ?? '';
   if (!username) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Username is required.', 'username');
   if (!password) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Password is required.', 'password');
-  // Throttled per account and per client address (one address guessing across many accounts).
-  const throttleKey = `login:fail:${username}`;
-  const addressKey = `login:fail-address:${clientAddress}`;
-  const failures = await deps.rateLimiter.peek(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
-  if (failures.count >= FAILED_LOGIN_CAP) throw tooManyRequests(failures.retryAfterSeconds);
-  const fromAddress = await deps.rateLimiter.peek(addressKey, FAILED_LOGIN_WINDOW_SECONDS);
-  if (fromAddress.count >= FAILED_LOGIN_ADDRESS_CAP) throw tooManyRequests(fromAddress.retryAfterSeconds);
-  const user = await findUserForLogin(deps.db, username);
-  if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
-    await deps.rateLimiter.hit(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
-    await deps.rateLimiter.hit(addressKey, FAILED_LOGIN_WINDOW_SECONDS);
-    throw grantError(
-      400,
-      GRANT_ERRORS.invalidGrant,
-      'Login failed. Please check your details and try again.',
-    );
-  }
-  await deps.rateLimiter.reset(throttleKey, FAILED_LOGIN_WINDOW_SECONDS);
-  return issueTokenPair(deps, user.id);
+  return withPasswordTries(deps, username, clientAddress, async () => {
+    const user = await findUserForLogin(deps.db, username);
+    if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+      throw grantError(
+        400,
+        GRANT_ERRORS.invalidGrant,
+        'Login failed. Please check your details and try again.',
+      );
+    }
+    return issueTokenPair(deps, user.id);
+  });
 }
 
 /** `GET /api/application/grantUrl` and the token endpoint it names (spec §7, DESIGN §2). */

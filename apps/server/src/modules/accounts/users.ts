@@ -13,7 +13,7 @@ import {
 type Db = Kysely<Database>;
 
 /** Postgres unique violation: two requests created the same account at once. */
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 export async function findUserByMsisdn(db: Db, msisdn: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('phone_number', '=', msisdn).executeTakeFirst();
@@ -117,6 +117,7 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       'u.last_name',
       'u.display_name',
       'u.primary_email',
+      'u.pending_email',
       'u.phone_number',
       'u.is_public',
       'u.language',
@@ -164,6 +165,7 @@ export async function getProfile(db: Db, userId: string, now: Date): Promise<Pro
     LastName: user.last_name,
     DisplayName: user.display_name,
     PrimaryEmail: user.primary_email,
+    PendingEmail: user.pending_email,
     PhoneNumber: user.phone_number,
     IsPublic: user.is_public,
     Language: user.language,
@@ -183,48 +185,39 @@ export async function getProfile(db: Db, userId: string, now: Date): Promise<Pro
 export interface DetailsChange {
   FirstName?: string;
   LastName?: string;
-  /** Already trimmed and lower-cased; '' removes the address. */
-  Email?: string;
 }
 
-/** `PATCH /api/users/me/details`: names and e-mail, each at most 50 characters (spec §5). */
-export async function updateDetails(db: Db, userId: string, change: DetailsChange, now: Date): Promise<void> {
-  const user = await getUser(db, userId);
+/**
+ * `PATCH /api/users/me/details`: names, each at most 50 characters (spec §5). A new e-mail
+ * address goes through `email-change.ts` instead: it takes effect only once confirmed.
+ */
+export async function updateNames(db: Db, user: User, change: DetailsChange, now: Date): Promise<void> {
   const firstName = change.FirstName ?? user.first_name;
   const lastName = change.LastName ?? user.last_name;
-  let email = user.primary_email;
-  if (change.Email !== undefined && change.Email !== (user.primary_email ?? '')) {
-    if (change.Email === '') {
-      if (user.username === user.primary_email) {
-        throw badRequest('The e-mail address is how this account signs in; it cannot be removed.', 'Email');
-      }
-      email = null;
-    } else {
-      if (await emailInUse(db, change.Email, userId)) {
-        throw conflict('This email address is already associated with another account.');
-      }
-      email = change.Email;
-    }
+  if (firstName === user.first_name && lastName === user.last_name) return;
+  await db
+    .updateTable('users')
+    .set({
+      first_name: firstName,
+      last_name: lastName,
+      display_name: `${firstName} ${lastName}`.trim(),
+      updated_at: now,
+    })
+    .where('id', '=', user.id)
+    .execute();
+}
+
+/** Removes the profile's e-mail address, unless it is how the account signs in. */
+export async function removeEmail(db: Db, user: User, now: Date): Promise<void> {
+  if (!user.primary_email && !user.pending_email) return;
+  if (user.username === user.primary_email) {
+    throw badRequest('The e-mail address is how this account signs in; it cannot be removed.', 'Email');
   }
-  try {
-    await db
-      .updateTable('users')
-      .set({
-        first_name: firstName,
-        last_name: lastName,
-        display_name: `${firstName} ${lastName}`.trim(),
-        primary_email: email,
-        // An e-mail account signs in with its address: keep the login name in step.
-        ...(user.username === user.primary_email && email ? { username: email } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', userId)
-      .execute();
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw conflict('This email address is already associated with another account.');
-    throw error;
-  }
+  await db
+    .updateTable('users')
+    .set({ primary_email: null, pending_email: null, updated_at: now })
+    .where('id', '=', user.id)
+    .execute();
 }
 
 /** Spec §3 "Login info entry": how this user can sign in. */

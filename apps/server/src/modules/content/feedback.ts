@@ -1,30 +1,25 @@
 import { FEEDBACK_SUCCESS_MESSAGE, type FeedbackRequest } from '@tunes/shared/content';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter } from '../../lib/rate-limiter.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce, type Throttle } from '../../lib/throttle.js';
 import './tables.js';
-
-const HOUR_SECONDS = 60 * 60;
-/** Per e-mail address and per client address, each hour: room for a follow-up, not for spam. */
-export const FEEDBACK_LIMITS = { perEmail: 5, perClient: 20 } as const;
 
 export interface SubmitFeedbackDeps {
   db: Kysely<Database>;
-  rateLimiter: RateLimiter;
+  throttle: Throttle;
   now: Date;
 }
 
 /** Stores one feedback message unless its sender has reached the hourly limits. */
 export async function submitFeedback(
-  { db, rateLimiter, now }: SubmitFeedbackDeps,
+  { db, throttle, now }: SubmitFeedbackDeps,
   input: FeedbackRequest,
   clientAddress: string,
 ): Promise<{ message: string }> {
-  const byClient = await rateLimiter.hit(`feedback:client:${clientAddress}`, HOUR_SECONDS);
-  if (byClient.count > FEEDBACK_LIMITS.perClient) throw tooManyRequests(byClient.retryAfterSeconds);
-  const byEmail = await rateLimiter.hit(`feedback:email:${input.email}`, HOUR_SECONDS);
-  if (byEmail.count > FEEDBACK_LIMITS.perEmail) throw tooManyRequests(byEmail.retryAfterSeconds);
+  // Per client and per sender address, each hour: room for a follow-up, not for spam.
+  await enforce(throttle, `feedback:client:${clientAddress}`, LIMITS.feedbackFromClient);
+  await enforce(throttle, `feedback:email:${input.email}`, LIMITS.feedbackPerEmail);
 
   await db
     .insertInto('feedback')

@@ -100,6 +100,6 @@ export default async function contentRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      submitFeedback({ db, rateLimiter: app.deps.rateLimiter, now: clock.now() }, request.body, request.ip),
+      submitFeedback({ db, throttle: app.deps.throttle, now: clock.now() }, request.body, request.ip),
   );
 }

@@ -13,7 +13,9 @@ import { subscriptionSchema } from '@tunes/shared/profile';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { assertSelf } from '../../plugins/auth.js';
 import { isValidCallbackSignature, type PaymentCallback, SIGNATURE_HEADER } from './callback-signature.js';
 import { startCheckout } from './checkout.js';
@@ -26,12 +28,14 @@ import { cancelAutoRenew, listSubscriptions } from './subscriptions.js';
 import { jsonPostFor } from './transport.js';
 import './tables.js';
 
+/** A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing. */
+const paymentsUnavailable = () =>
+  new AppError(503, 'payments_unavailable', 'Payments are not available on this site at the moment.');
+
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const subParams = z.object({ sub: z.uuid() });
 const invoiceIdSchema = z.string().trim().min(1).max(200);
 /** Each checkout opens a payment session at the provider: a few per user every ten minutes. */
-const CHECKOUTS_PER_WINDOW = 10;
-const CHECKOUT_WINDOW_SECONDS = 600;
 
 /**
  * Premium (spec §2 /premium, §4 plan purchase, §7): merchants and plans, checkout through the
@@ -126,15 +130,13 @@ export default async function premiumRoutes(app: FastifyInstance) {
           409: errorBodySchema,
           429: errorBodySchema,
           502: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },
     async (request) => {
-      const { count, retryAfterSeconds } = await app.deps.rateLimiter.hit(
-        `checkout:${request.userId}`,
-        CHECKOUT_WINDOW_SECONDS,
-      );
-      if (count > CHECKOUTS_PER_WINDOW) throw tooManyRequests(retryAfterSeconds);
+      if (!app.deps.config.paymentsEnabled) throw paymentsUnavailable();
+      await enforce(app.deps.throttle, `checkout:${request.userId}`, LIMITS.checkoutsPerUser);
       return startCheckout(ctx, request.userId, request.body.MerchantCode);
     },
   );

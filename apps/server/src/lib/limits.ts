@@ -1,0 +1,81 @@
+import {
+  OTP_HOURLY_CAP,
+  OTP_MAX_WRONG_TRIES,
+  OTP_RESEND_SECONDS,
+  OTP_TTL_SECONDS,
+} from '@tunes/shared/accounts';
+import type { Limit } from './throttle.js';
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Every limit of the API in one table, each taken through the one atomic throttle
+ * (`lib/throttle.ts`). `docs/security.md` lists them with the tests that prove them. Limits that
+ * an operator tunes per site (the SMS budget, sends per client) come from the configuration.
+ */
+export const LIMITS = {
+  /** DESIGN §7: at most 5 wrong tries per code. Counted before the compare, refunded when right. */
+  codeTries: { limit: OTP_MAX_WRONG_TRIES, windowSeconds: OTP_TTL_SECONDS },
+  /** DESIGN §7: no second code to one number or address within 30 s. */
+  codeResend: {
+    limit: 1,
+    windowSeconds: OTP_RESEND_SECONDS,
+    message: 'A code was sent moments ago. Wait before asking again.',
+  },
+  /** DESIGN §7: codes to one number or address per hour. */
+  codesPerRecipient: {
+    limit: OTP_HOURLY_CAP,
+    windowSeconds: HOUR,
+    message: 'Too many codes were requested. Try again later.',
+  },
+  /** Reset links to one address per hour. */
+  resetLinksPerRecipient: { limit: 5, windowSeconds: HOUR },
+  /**
+   * Failed passwords for one account from one client address. The tiers make the wait grow
+   * (minutes, then an hour, then a day) instead of a lock a stranger elsewhere could trigger.
+   */
+  passwordTriesFromClient: [
+    { limit: 5, windowSeconds: 5 * MINUTE, message: 'Too many failed logins. Wait a few minutes.' },
+    { limit: 10, windowSeconds: HOUR, message: 'Too many failed logins. Try again in an hour.' },
+    { limit: 20, windowSeconds: DAY, message: 'Too many failed logins. Try again tomorrow.' },
+  ],
+  /** Failed passwords for one account from everywhere: bounds a guesser with many addresses. */
+  passwordTriesPerAccount: [
+    { limit: 50, windowSeconds: HOUR, message: 'Too many failed logins for this account. Try again later.' },
+    { limit: 200, windowSeconds: DAY, message: 'Too many failed logins for this account. Try again later.' },
+  ],
+  /** Reset-link tokens one client address may try; the token is looked up before any hashing. */
+  resetTokenTries: { limit: 20, windowSeconds: HOUR },
+  /** Voucher codes one user may try, and one client address across users. */
+  voucherTriesPerUser: {
+    limit: 10,
+    windowSeconds: HOUR,
+    message: 'Too many voucher attempts. Try again later.',
+  },
+  voucherTriesFromClient: {
+    limit: 50,
+    windowSeconds: HOUR,
+    message: 'Too many voucher attempts. Try again later.',
+  },
+  /** Feedback per sender address and per client address. */
+  feedbackPerEmail: { limit: 5, windowSeconds: HOUR },
+  feedbackFromClient: { limit: 20, windowSeconds: HOUR },
+  /** Checkouts one user may start (each asks the gateway for a token). */
+  checkoutsPerUser: { limit: 10, windowSeconds: 10 * MINUTE },
+} as const satisfies Record<string, Limit | readonly Limit[]>;
+
+/** Messages one client address may have sent (codes, links) per hour, whoever receives them. */
+export const sendsFromClient = (limit: number): Limit => ({
+  limit,
+  windowSeconds: HOUR,
+  message: 'Too many messages were requested from your network. Try again later.',
+});
+
+/** Text messages the whole site may send on listeners' requests per hour (SMS-pumping guard). */
+export const smsBudget = (limit: number): Limit => ({
+  limit,
+  windowSeconds: HOUR,
+  message: 'We cannot send text messages right now. Try again later or sign in by e-mail.',
+});

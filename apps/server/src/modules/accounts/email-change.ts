@@ -1,0 +1,110 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { User } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import { sendMessage } from '../notifications/outbox.js';
+import { accountMessages, type Lang } from './messages.js';
+import { checkOtp, consumeOtp, createOtp } from './otp.js';
+import { emailInUse, getUser, isUniqueViolation } from './users.js';
+
+type ChangeDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
+
+const targetOf = (userId: string) => `email-change:${userId}`;
+const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
+
+/**
+ * Starts a change of the profile's e-mail address (DESIGN §7): the new address gets a code and
+ * waits in `pending_email`; nothing changes until the code is entered (`confirmEmailChange`).
+ * The answer is the same whether or not another account has the address, so it reveals nothing:
+ * only the address's owner, holding the code, learns that it is taken.
+ */
+export async function requestEmailChange(
+  deps: ChangeDeps,
+  user: User,
+  newEmail: string,
+  clientAddress: string,
+  log?: FastifyBaseLogger,
+): Promise<void> {
+  const language = languageOf(user);
+  const code = await createOtp(deps, targetOf(user.id), {
+    channel: 'email',
+    recipient: newEmail,
+    clientAddress,
+  });
+  await deps.db
+    .updateTable('users')
+    .set({ pending_email: newEmail, updated_at: deps.clock.now() })
+    .where('id', '=', user.id)
+    .execute();
+  await sendMessage(
+    deps,
+    {
+      channel: 'email',
+      to: newEmail,
+      subject: accountMessages.emailChangeSubject(language),
+      text: accountMessages.emailChangeCode(language, code),
+      code,
+    },
+    log,
+  );
+}
+
+/** Forgets a change the user no longer wants (they saved their current address again). */
+export async function cancelEmailChange(deps: ChangeDeps, user: User): Promise<void> {
+  if (user.pending_email === null) return;
+  await deps.db.updateTable('users').set({ pending_email: null }).where('id', '=', user.id).execute();
+}
+
+/**
+ * Completes a change with the code sent to the new address: the address becomes the profile's
+ * (and the login name of an e-mail account), and the old address is told.
+ */
+export async function confirmEmailChange(
+  deps: ChangeDeps,
+  userId: string,
+  otp: string,
+  log?: FastifyBaseLogger,
+): Promise<void> {
+  const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+  const user = await getUser(deps.db, userId);
+  const newEmail = user.pending_email;
+  if (!newEmail)
+    throw badRequest('There is no e-mail change waiting for a code.', 'Otp', 'no_pending_change');
+  const check = await checkOtp(deps, targetOf(userId), otp);
+  if (!check.ok) throw invalid();
+  // The caller holds the code sent to this address, so telling them it is taken reveals nothing.
+  const taken = () =>
+    conflict('This email address is already associated with another account.', 'email_in_use');
+  if (await emailInUse(deps.db, newEmail, userId)) throw taken();
+  if (!(await consumeOtp(deps, check.id))) throw invalid();
+
+  const signsInByEmail = user.username === user.primary_email;
+  try {
+    await deps.db
+      .updateTable('users')
+      .set({
+        primary_email: newEmail,
+        pending_email: null,
+        ...(signsInByEmail ? { username: newEmail } : {}),
+        updated_at: deps.clock.now(),
+      })
+      .where('id', '=', userId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+  if (user.primary_email) {
+    const language = languageOf(user);
+    await sendMessage(
+      deps,
+      {
+        channel: 'email',
+        to: user.primary_email,
+        subject: accountMessages.emailChangedSubject(language),
+        text: accountMessages.emailChanged(language, newEmail),
+      },
+      log,
+    );
+  }
+}
