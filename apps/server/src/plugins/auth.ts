@@ -4,7 +4,7 @@ import { forbidden, unauthorized } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: requires a valid `Authorization: Bearer <access token>`. */
+    /** onRequest hook: requires a valid `Authorization: Bearer <access token>`. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
   interface FastifyRequest {
@@ -21,11 +21,11 @@ export function assertSelf(request: FastifyRequest, ownerId: string): void {
 export const auth = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('userId', '');
-    // Every route that requires a token says so in the OpenAPI document, from the one source
-    // of truth: its preHandler (a route cannot be secured without being documented as such).
+    // Every route that requires a token says so in the OpenAPI document, from the one source of
+    // truth: its `onRequest: app.authenticate` (so no secured route goes undocumented). The check
+    // runs before the body is read or validated: a caller without a token learns nothing.
     app.addHook('onRoute', (route) => {
-      const handlers = [route.preHandler, route.onRequest].flat();
-      if (!handlers.includes(app.authenticate) || !route.schema) return;
+      if (![route.onRequest].flat().includes(app.authenticate) || !route.schema) return;
       route.schema = { ...route.schema, security: [{ bearer: [] }] };
     });
     app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -19,7 +19,7 @@ export default async function profileRoutes(api: FastifyInstance) {
   app.get(
     '/users/:sub/profile',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: "The signed-in user's profile with their subscriptions",
@@ -36,7 +36,7 @@ export default async function profileRoutes(api: FastifyInstance) {
   app.patch(
     '/users/me/details',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary:
@@ -65,7 +65,7 @@ export default async function profileRoutes(api: FastifyInstance) {
   app.post(
     '/users/me/email/confirm',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Confirm a new e-mail address with the code sent to it; the old address is told',
@@ -82,7 +82,7 @@ export default async function profileRoutes(api: FastifyInstance) {
   app.get(
     '/users/getlogins',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'How the signed-in user can sign in (e-mail, msisdn, username)',

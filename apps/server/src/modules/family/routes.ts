@@ -29,7 +29,7 @@ export default async function familyRoutes(app: FastifyInstance) {
   api.get(
     '/subscription/:id/invitation-codes/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "The owner's live invitation codes and how many more may be created",
@@ -44,7 +44,7 @@ export default async function familyRoutes(app: FastifyInstance) {
   api.post(
     '/subscription/:id/invitation-code',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Create an invitation code for one free seat (expires after 5 days)',
@@ -66,7 +66,7 @@ export default async function familyRoutes(app: FastifyInstance) {
   api.get(
     '/subscription/:id/shared-by/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "The members of the owner's plan",
@@ -80,7 +80,7 @@ export default async function familyRoutes(app: FastifyInstance) {
   api.delete(
     '/subscription/:id/shared-users/:userId',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Remove a member from the plan',
@@ -97,7 +97,7 @@ export default async function familyRoutes(app: FastifyInstance) {
   api.post(
     '/subscription/invitations/:code',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Accept an invitation: join the plan as a member',

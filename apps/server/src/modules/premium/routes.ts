@@ -84,7 +84,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
   routes.get(
     '/users/:sub/subscriptions',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
         summary: "The signed-in user's subscriptions",
@@ -102,7 +102,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
   routes.post(
     '/users/:sub/subscriptions/:subscriptionId/cancel',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
         summary: 'Cancel Premium: auto-renew off, access to the end of the period',
@@ -119,7 +119,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
   routes.post(
     '/payments/checkout',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
         summary: 'Start a card payment for a plan; answers the gateway page',
@@ -206,7 +206,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
   routes.get(
     '/payments/invoices/:invoiceId',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
         summary: "The state of one of the user's invoices (confirmed with the provider while open)",
@@ -243,7 +243,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
   routes.post(
     '/cache/item',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
         summary: 'Keep a key and value for the signed-in user (spec §7)',

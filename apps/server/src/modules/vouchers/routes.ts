@@ -14,7 +14,7 @@ export default async function voucherRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/users/redeemvoucher',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['vouchers'],
         summary: "Redeem a voucher: activates its package for the voucher's days",
