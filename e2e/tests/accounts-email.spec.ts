@@ -92,20 +92,30 @@ test.describe('e-mail accounts', () => {
   test('an address that already belongs to an account gets the spec message at verification', async ({
     page,
   }) => {
-    // A mobile user puts the address on their profile, so it is in use.
+    // A mobile user puts the address on their profile (confirmed by its code), so it is in use.
     const owner = await signInByApi(page.request);
     const email = randomEmail('taken');
+    const auth = { StoreId: 'MNCO', Authorization: `Bearer ${owner.access_token}` };
     const patched = await page.request.patch('/api/users/me/details', {
-      headers: { StoreId: 'MNCO', Authorization: `Bearer ${owner.access_token}` },
+      headers: auth,
       data: { Email: email },
     });
     expect(patched.ok()).toBe(true);
+    const change = await latestMessage(page.request, email);
+    const confirmed = await page.request.post('/api/users/me/email/confirm', {
+      headers: auth,
+      data: { Otp: change.code },
+    });
+    expect(confirmed.ok()).toBe(true);
+    // A second code to the same address is refused for 30 s; the test moves the clock instead.
+    expect((await page.request.post('/dev/clock', { data: { advanceSeconds: 31 } })).ok()).toBe(true);
+    const movedAt = new Date(Date.now() + 5000); // server time is now 31 s ahead of ours
 
     const dialog = await openEmailLogin(page);
     await dialog.getByRole('button', { name: 'Create an account' }).click();
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByRole('button', { name: 'Send code' }).click();
-    const { code } = await latestMessage(page.request, email);
+    const { code } = await latestMessage(page.request, email, movedAt);
     await dialog.getByLabel('Digit 1 of 4').fill(code ?? '');
     await dialog.getByRole('button', { name: 'Verify' }).click();
     const inUse =

@@ -11,6 +11,7 @@ import accountRoutes from './modules/accounts/routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
 import contentRoutes from './modules/content/routes.js';
+import clockDevRoutes from './modules/dev-tools/clock-routes.js';
 import familyDevRoutes from './modules/family/dev-routes.js';
 import familyRoutes from './modules/family/routes.js';
 import healthRoutes from './modules/health/routes.js';
@@ -31,6 +32,7 @@ import { webApp } from './plugins/web-app.js';
 
 /** Routes of each module under /dev (development only): outbox, test helpers. */
 const devPlugins: FastifyPluginAsync[] = [
+  clockDevRoutes,
   outboxDevRoutes,
   accountsDevRoutes,
   familyDevRoutes,

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { createDeps } from './deps.js';
+import { AdjustableClock, systemClock } from './lib/clock.js';
 import { openConfiguredDatabase } from './runtime.js';
 
 async function main() {
@@ -12,6 +13,8 @@ async function main() {
     db: database.db,
     dbKind: database.kind,
     databaseReady: database.ready,
+    // Development tools may move business time forward (POST /dev/clock); production may not.
+    clock: config.isProduction ? systemClock : new AdjustableClock(),
   });
 
   const app = await buildApp(deps);

@@ -21,3 +21,17 @@ export class ManualClock implements Clock {
     this.#time += milliseconds;
   }
 }
+
+/**
+ * The system clock moved forward by a development tool (`POST /dev/clock`, DESIGN §8), so an
+ * e2e test can reach a period's end or a window's close without waiting. Never in production.
+ */
+export class AdjustableClock implements Clock {
+  #offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs);
+  }
+  advance(milliseconds: number): void {
+    this.#offsetMs += milliseconds;
+  }
+}
