@@ -4,6 +4,7 @@ import {
   OTP_RESEND_SECONDS,
   OTP_TTL_SECONDS,
 } from '@tunes/shared/accounts';
+import { VOUCHER_LOCKOUT_SECONDS, VOUCHER_MAX_FAILURES } from '@tunes/shared/vouchers';
 import type { Limit } from './throttle.js';
 
 const MINUTE = 60;
@@ -46,13 +47,13 @@ export const LIMITS = {
     { limit: 50, windowSeconds: HOUR, message: 'Too many failed logins for this account. Try again later.' },
     { limit: 200, windowSeconds: DAY, message: 'Too many failed logins for this account. Try again later.' },
   ],
-  /** Reset-link tokens one client address may try; the token is looked up before any hashing. */
+  /** Failed reset-link tokens one client address may try; looked up before any hashing. */
   resetTokenTries: { limit: 20, windowSeconds: HOUR },
-  /** Voucher codes one user may try, and one client address across users. */
+  /** Wrong voucher codes one user may try, and one client address across users. */
   voucherTriesPerUser: {
-    limit: 10,
-    windowSeconds: HOUR,
-    message: 'Too many voucher attempts. Try again later.',
+    limit: VOUCHER_MAX_FAILURES,
+    windowSeconds: VOUCHER_LOCKOUT_SECONDS,
+    message: 'Too many wrong voucher codes. Try again later.',
   },
   voucherTriesFromClient: {
     limit: 50,

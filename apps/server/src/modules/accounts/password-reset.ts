@@ -59,8 +59,8 @@ export async function sendPasswordResetLink(
 
 /**
  * Sets a new password with a reset link's token; the token works once, before it expires.
- * The cheap checks come first (the client's tries, then the token's lookup by its hash); the
- * password is hashed only for a live token, so random tokens cost the server almost nothing.
+ * The cheap checks come first (the client's failed tries, then the token's lookup by its hash);
+ * the password is hashed only for a live token, so random tokens cost the server almost nothing.
  */
 export async function resetPassword(
   deps: ResetDeps,
@@ -69,7 +69,8 @@ export async function resetPassword(
   clientAddress: string,
 ): Promise<void> {
   const invalid = () => badRequest('This reset link is invalid, expired or already used.', 'Token');
-  await enforce(deps.throttle, `reset-token-tries:${clientAddress}`, LIMITS.resetTokenTries);
+  const triesKey = `reset-token-tries:${clientAddress}`;
+  await enforce(deps.throttle, triesKey, LIMITS.resetTokenTries);
   const tokenHash = sha256(token);
   const live = await deps.db
     .selectFrom('password_resets')
@@ -101,5 +102,7 @@ export async function resetPassword(
     return spent.user_id;
   });
   if (!userId) throw invalid();
+  // Only failed tries count: a working link gives its try back.
+  await deps.throttle.refund(triesKey);
   await revokeAllForUser(deps, userId);
 }

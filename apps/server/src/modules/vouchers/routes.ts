@@ -19,7 +19,7 @@ export default async function voucherRoutes(app: FastifyInstance) {
         tags: ['vouchers'],
         summary: "Redeem a voucher: activates its package for the voucher's days",
         description:
-          '400 `voucher_invalid` for an unknown, used or expired code; 400 `already_subscribed` for a user with an active subscription; 429 after five wrong codes within an hour (for the next hour).',
+          '400 `voucher_invalid` for an unknown, used or expired code; 400 `already_subscribed` for a user with an active subscription; 429 once the wrong codes of the hour are spent (5 per user, 50 per client address; a redeemed code does not count).',
         querystring: redeemVoucherQuerySchema,
         response: {
           200: redeemedVoucherSchema,
@@ -30,8 +30,8 @@ export default async function voucherRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { db, clock, config } = app.deps;
-      const redemption = await redeemVoucher(db, request.userId, request.query.code, clock.now());
+      const { db, config } = app.deps;
+      const redemption = await redeemVoucher(app.deps, request.userId, request.query.code, request.ip);
       await notifyCouponService(
         db,
         config.COUPON_SERVICE_URL,

@@ -5,17 +5,17 @@ import {
   VOUCHER_ALREADY_SUBSCRIBED_MESSAGE,
   VOUCHER_ERRORS,
   VOUCHER_INVALID_MESSAGE,
-  VOUCHER_LOCKOUT_SECONDS,
-  VOUCHER_MAX_FAILURES,
 } from '@tunes/shared/vouchers';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { Deps } from '../../deps.js';
+import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const LOCKOUT_MS = VOUCHER_LOCKOUT_SECONDS * 1000;
 
 /** `XXXX-XXXX-XXXX`: 12 characters of a 31-letter alphabet (~59 bits), 14 with hyphens. */
 export function newVoucherCode(): string {
@@ -72,20 +72,28 @@ export interface Redemption {
 
 type Outcome = { kind: 'redeemed'; redemption: Redemption } | { kind: 'wrong-code' };
 
+type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'throttle'>;
+
 /**
  * Activates the voucher's package for its days, once per voucher. A user holding an active
- * subscription is refused before the code is looked at (no oracle). Every wrong code is counted;
- * the fifth within an hour locks the account out of redeeming for the next hour (429).
+ * subscription is refused before the code is looked at (no oracle). Every try takes one from the
+ * user's and the client address's voucher tries before the code is looked up (one atomic step
+ * each, so guesses at once count like guesses in a row); a redeemed code gives its tries back,
+ * so only wrong codes count (429 once they are spent).
  */
 export async function redeemVoucher(
-  db: Kysely<Database>,
+  deps: RedeemDeps,
   userId: string,
   rawCode: string,
-  now: Date,
+  clientAddress: string,
 ): Promise<Redemption> {
   const code = rawCode.trim().toUpperCase();
-  const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
-    // One redemption per user at a time: concurrent guesses cannot slip past the lockout.
+  const now = deps.clock.now();
+  const tries = [`voucher-tries:${userId}`, `voucher-tries-client:${clientAddress}`];
+  await enforce(deps.throttle, tries[0] as string, LIMITS.voucherTriesPerUser);
+  await enforce(deps.throttle, tries[1] as string, LIMITS.voucherTriesFromClient);
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
+    // One redemption per user at a time: two vouchers at once cannot stack two subscriptions.
     const user = await trx
       .selectFrom('users')
       .select('id')
@@ -93,17 +101,6 @@ export async function redeemVoucher(
       .forUpdate()
       .executeTakeFirst();
     if (!user) throw unauthorized('The account no longer exists.');
-    const lockout = await trx
-      .selectFrom('voucher_lockouts')
-      .select('locked_until')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (lockout && lockout.locked_until > now) {
-      throw tooManyRequests(
-        (lockout.locked_until.getTime() - now.getTime()) / 1000,
-        'Too many wrong voucher codes. Try again later.',
-      );
-    }
     if (await hasActiveSubscription(trx, userId, now)) {
       throw badRequest(VOUCHER_ALREADY_SUBSCRIBED_MESSAGE, undefined, VOUCHER_ERRORS.alreadySubscribed);
     }
@@ -115,7 +112,6 @@ export async function redeemVoucher(
       .forUpdate()
       .executeTakeFirst();
     if (!voucher || voucher.redeemed_by !== null || (voucher.expires_at && voucher.expires_at <= now)) {
-      await recordFailure(trx, userId, now);
       return { kind: 'wrong-code' };
     }
 
@@ -145,32 +141,8 @@ export async function redeemVoucher(
   if (outcome.kind === 'wrong-code') {
     throw new AppError(400, VOUCHER_ERRORS.invalid, VOUCHER_INVALID_MESSAGE, { field: 'code' });
   }
+  await Promise.all(tries.map((key) => deps.throttle.refund(key)));
   return outcome.redemption;
-}
-
-async function recordFailure(trx: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  await trx.insertInto('voucher_failures').values({ user_id: userId, failed_at: now }).execute();
-  const since = new Date(now.getTime() - LOCKOUT_MS);
-  await trx
-    .deleteFrom('voucher_failures')
-    .where('user_id', '=', userId)
-    .where('failed_at', '<=', since)
-    .execute();
-  const { count } = await trx
-    .selectFrom('voucher_failures')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', userId)
-    .where('failed_at', '>', since)
-    .executeTakeFirstOrThrow();
-  if (Number(count) < VOUCHER_MAX_FAILURES) return;
-  const lockedUntil = new Date(now.getTime() + LOCKOUT_MS);
-  await trx
-    .insertInto('voucher_lockouts')
-    .values({ user_id: userId, locked_until: lockedUntil })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ locked_until: lockedUntil }))
-    .execute();
-  // The lockout starts a fresh count: after it ends, five more wrong codes lock again.
-  await trx.deleteFrom('voucher_failures').where('user_id', '=', userId).execute();
 }
 
 /** What the coupon service is told: the phone number, or the username without one. */

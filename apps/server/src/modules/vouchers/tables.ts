@@ -1,7 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-
 /** Operator-made codes that activate a package for some days, once (migration 2026112500). */
 export interface VouchersTable {
   code: string;
@@ -12,18 +10,6 @@ export interface VouchersTable {
   redeemed_by: string | null;
   redeemed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   subscription_id: string | null;
-}
-
-/** One wrong code entered by a user; five within an hour lock redeeming. */
-export interface VoucherFailuresTable {
-  id: Generated<number>;
-  user_id: string;
-  failed_at: Timestamp;
-}
-
-export interface VoucherLockoutsTable {
-  user_id: string;
-  locked_until: Timestamp;
 }
 
 /** The follow-up call of spec §7 to the coupon service: recorded, and sent when configured. */
@@ -38,8 +24,6 @@ export interface CouponNotificationsTable {
 declare module '../../db/schema.js' {
   interface Database {
     vouchers: VouchersTable;
-    voucher_failures: VoucherFailuresTable;
-    voucher_lockouts: VoucherLockoutsTable;
     coupon_notifications: CouponNotificationsTable;
   }
 }
