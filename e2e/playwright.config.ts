@@ -57,8 +57,11 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       SEED_DEMO_DATA: 'true',
       PAYMENT_CHECK_INTERVAL_SECONDS: '5',
-      // Every test signs in from 127.0.0.1; the per-client budget is proven by the API suite.
+      // Every test signs in from 127.0.0.1; the send budgets are proven by the API suite.
       SENDS_PER_CLIENT_HOURLY: '100000',
+      SMS_HOURLY_BUDGET: '100000',
+      // Throttles in this run's own database, not in a Redis that other runs share.
+      REDIS_URL: '',
     },
   },
 });

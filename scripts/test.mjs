@@ -5,8 +5,9 @@
 //   integration the API against PGlite, and against PostgreSQL when DATABASE_URL is set
 //   e2e         Playwright in the system Chromium against the built site
 // Set TEST_LAYERS=unit,integration to run some layers only (the summary still names skipped ones).
+// On a fresh clone it first installs the dependencies (npm ci) and, as root, Debian's Chromium.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 
 const requested = process.env.TEST_LAYERS?.split(',').map((layer) => layer.trim());
 const wants = (layer) => !requested || requested.includes(layer);
@@ -30,13 +31,34 @@ function run(layer, command, args, env = {}) {
   return ok;
 }
 
+/** node_modules is missing, or older than the lock file npm last installed from. */
+function dependenciesStale() {
+  const installed = 'node_modules/.package-lock.json';
+  return !existsSync(installed) || statSync(installed).mtimeMs < statSync('package-lock.json').mtimeMs;
+}
+
+if (dependenciesStale()) {
+  process.stdout.write('\n▶ setup: installing the dependencies (npm ci)\n');
+  if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+
 if (wants('e2e') && !findChromium()) {
-  process.stderr.write(
-    '\nThe end-to-end layer needs Chromium and none was found.\n' +
-      'Install it (as root):  apt-get update && apt-get install -y chromium\n' +
-      'or set CHROME_PATH to a Chromium/Chrome binary. (Nothing is downloaded by the tests.)\n\n',
-  );
-  process.exit(1);
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    process.stdout.write("\n▶ setup: installing Debian's chromium for the end-to-end layer\n");
+    const installed =
+      spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' }).status === 0 &&
+      spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit' }).status === 0;
+    if (!installed) process.exit(1);
+  }
+  if (!findChromium()) {
+    process.stderr.write(
+      '\nThe end-to-end layer needs Chromium and none was found. Install it with:\n' +
+        '  sudo apt-get update && sudo apt-get install -y chromium\n' +
+        'or set CHROME_PATH to a Chromium/Chrome binary. (Nothing is downloaded by the tests.)\n\n',
+    );
+    process.exit(1);
+  }
 }
 
 if (wants('static')) {

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import {
   baseUrl,
   expect,
+  latestMessage,
   mintSilentLoginToken,
   type SignedInUser,
   signInByApi,
@@ -116,9 +117,16 @@ test.describe('session', () => {
     const address = `edit-${user.msisdn}@example.mn`;
     await email.fill(address);
     await page.getByRole('button', { name: 'Save' }).click();
-
-    await expect(page).toHaveURL(/\/profile$/);
     await expect(toast(page, 'Your profile has been saved.')).toBeVisible();
+
+    // The new address counts only once the code sent to it is entered (DESIGN §7).
+    const confirm = page.getByRole('region', { name: 'Confirm your new e-mail address' });
+    await expect(confirm.getByText(`We sent a 4-digit code to ${address}.`)).toBeVisible();
+    const { code } = await latestMessage(page.request, address);
+    await confirm.getByLabel('Digit 1 of 4').fill(code ?? '');
+    await confirm.getByRole('button', { name: 'Confirm address' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(toast(page, 'Your e-mail address has been changed.')).toBeVisible();
     const details = page.getByRole('region', { name: 'Profile details' });
     await expect(details.getByText('Батбаяр Дорж')).toBeVisible();
     await expect(details.getByText(address)).toBeVisible();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
@@ -5,7 +6,13 @@ import { createDeps } from './deps.js';
 import { AdjustableClock, systemClock } from './lib/clock.js';
 import { openConfiguredDatabase } from './runtime.js';
 
+/** `.env` beside where the server starts, if there is one (`.env.example` lists the variables). */
+function loadEnvFile() {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
 async function main() {
+  loadEnvFile();
   const config = loadConfig();
   const database = await openConfiguredDatabase(config, { seed: config.SEED_DEMO_DATA });
   const deps = createDeps({
@@ -42,7 +49,14 @@ async function main() {
 
   // Listening starts before the database is ready, so the site's pages answer at once even
   // while a first start creates the PGlite cluster; API calls wait for `database.ready`.
-  await app.listen({ host: config.HOST, port: config.PORT });
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`Port ${config.PORT} is already in use: stop what runs there, or set PORT to a free one.\n`);
+    await shutdown('port in use', 1);
+    return;
+  }
   try {
     await database.ready;
   } catch (error) {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,18 +25,37 @@ async function loadCommands(): Promise<Map<string, AdminCommand>> {
 
 function help(commands: Map<string, AdminCommand>): string {
   const lines = [...commands.values()].map((command) => `  ${command.usage}\n      ${command.summary}`);
-  return `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+  return (
+    `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
+    'Add --help after a command for its options. Exit codes: 0 done, 1 failed, 2 wrong arguments.\n'
+  );
 }
+
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+
+/** node:util parseArgs errors name the bad option in their message; they are wrong arguments. */
+const isParseArgsError = (error: unknown) =>
+  typeof (error as { code?: unknown }).code === 'string' &&
+  (error as { code: string }).code.startsWith('ERR_PARSE_ARGS_');
 
 async function main(argv: string[]) {
   const commands = await loadCommands();
   const [name, ...args] = argv;
-  const command = name ? commands.get(name) : undefined;
-  if (!command) {
+  if (!name || HELP_FLAGS.has(name)) {
     process.stdout.write(help(commands));
-    return name && name !== 'help' ? 1 : 0;
+    return 0;
+  }
+  const command = commands.get(name);
+  if (!command) {
+    process.stderr.write(`Unknown command: ${name}. Run "npm run admin -- --help" for the list.\n`);
+    return 2;
+  }
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(`${command.summary}\n\nUsage: npm run admin -- ${command.usage}\n`);
+    return 0;
   }
 
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   let database: OpenedDatabase | undefined;
   const context: CommandContext = {
@@ -51,8 +71,9 @@ async function main(argv: string[]) {
     await command.run(args, context);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\nUsage: npm run admin -- ${command.usage}\n`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      const message = (error as Error).message.split('\n')[0] ?? '';
+      process.stderr.write(`${name}: ${message}\nUsage: npm run admin -- ${command.usage}\n`);
       return 2;
     }
     throw error;

@@ -31,8 +31,9 @@ export const command: AdminCommand = {
       const issue = parsed.error.issues[0];
       throw new UsageError(`--${String(issue?.path[0] ?? 'package')}: ${issue?.message ?? 'invalid'}`);
     }
+    const db = await openDb();
     try {
-      const { codes, packageName, expiresAt } = await createVouchers(await openDb(), parsed.data, new Date());
+      const { codes, packageName, expiresAt } = await createVouchers(db, parsed.data, new Date());
       print(
         `${codes.length} voucher(s) for ${packageName}, ${parsed.data.days} day(s) each` +
           (expiresAt ? `, redeemable until ${expiresAt.toISOString()}` : '') +
@@ -40,6 +41,17 @@ export const command: AdminCommand = {
       );
       for (const code of codes) print(code);
     } catch (error) {
+      if (error instanceof AppError && error.statusCode === 404) {
+        const known = await db
+          .selectFrom('packages')
+          .select('merchant_code')
+          .orderBy('merchant_code')
+          .execute();
+        const list = known.map((row) => row.merchant_code).join(', ') || 'none yet';
+        throw new UsageError(
+          `--package: no package has the code ${parsed.data.package}. Valid codes: ${list}.`,
+        );
+      }
       if (error instanceof AppError && error.statusCode < 500) throw new UsageError(error.message);
       throw error;
     }

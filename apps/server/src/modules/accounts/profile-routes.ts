@@ -54,7 +54,7 @@ export default async function profileRoutes(api: FastifyInstance) {
       const { Email } = request.body;
       if (Email === '') await removeEmail(deps.db, user, now);
       else if (Email !== undefined && Email === user.primary_email) await cancelEmailChange(deps, user);
-      else if (Email !== undefined && Email !== user.pending_email) {
+      else if (Email !== undefined) {
         await requestEmailChange(deps, user, Email, request.ip, request.log);
       }
       await updateNames(deps.db, user, request.body, now);

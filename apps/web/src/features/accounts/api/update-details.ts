@@ -17,3 +17,20 @@ export function useUpdateDetails() {
     onSuccess: (profile) => queryClient.setQueryData(profileQueryKey(profile.UserId), profile),
   });
 }
+
+/** `POST /api/users/me/email/confirm`: the code sent to the new address makes it the profile's. */
+export function confirmEmailChange(otp: string): Promise<Profile> {
+  return apiRequest<Profile>('/api/users/me/email/confirm', {
+    method: 'POST',
+    json: { Otp: otp },
+    auth: true,
+  });
+}
+
+export function useConfirmEmailChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: confirmEmailChange,
+    onSuccess: (profile) => queryClient.setQueryData(profileQueryKey(profile.UserId), profile),
+  });
+}

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { useUpdateDetails } from '../api/update-details';
+import { ConfirmEmailChange } from './confirm-email-change';
 import { FieldError } from './form-error';
 import styles from './profile.module.css';
 
@@ -33,6 +34,7 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation('accounts');
   const [, navigate] = useLocation();
   const [failure, setFailure] = useState('');
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const update = useUpdateDetails();
   const form = useForm<Values, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -48,9 +50,11 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
     setFailure('');
     try {
       // The whole edit state is sent (spec §3); the server reads the editable fields.
-      await update.mutateAsync({ ...profile, ...values });
+      const saved = await update.mutateAsync({ ...profile, ...values });
       toast.success(t('edit.saved'));
-      navigate('/profile');
+      // A new address waits for the code sent to it before it counts.
+      if (saved.PendingEmail) setPendingEmail(saved.PendingEmail);
+      else navigate('/profile');
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         form.setError('Email', { message: t('edit.email-taken') });
@@ -61,6 +65,16 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
       }
     }
   });
+
+  if (pendingEmail) {
+    return (
+      <ConfirmEmailChange
+        profile={update.data ?? profile}
+        pendingEmail={pendingEmail}
+        onConfirmed={() => navigate('/profile')}
+      />
+    );
+  }
 
   return (
     <form noValidate className={styles.form} onSubmit={submit}>
