@@ -53,7 +53,9 @@ async function main() {
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    process.stderr.write(`Port ${config.PORT} is already in use: stop what runs there, or set PORT to a free one.\n`);
+    process.stderr.write(
+      `Port ${config.PORT} is already in use: stop what runs there, or set PORT to a free one.\n`,
+    );
     await shutdown('port in use', 1);
     return;
   }
