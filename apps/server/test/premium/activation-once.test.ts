@@ -148,7 +148,7 @@ describe('activation exactly once per invoice', () => {
 });
 
 describe('the signed callback', () => {
-  it('a tampered signature is refused and logged, and activates nothing', async () => {
+  it('a tampered signature is refused, stores nothing and activates nothing', async () => {
     const { user, invoiceId } = await paidButUnsettled();
     const tamperedAmount = await signedCallback(invoiceId, { tamper: { amount: 1 } });
     const wrongSecret = await signedCallback(invoiceId, { secret: 'x'.repeat(40) });
@@ -166,11 +166,33 @@ describe('the signed callback', () => {
 
     expect(await ownSubscriptions(t, user.id)).toEqual([]);
     expect(await invoiceStatus(invoiceId)).toBe('created');
-    const refused = (await paymentLog(t, invoiceId)).filter(
-      (row) => row.current_process === 'callback' && row.type === 'error',
+    // Verified before anything is stored: no payment-log row from a refused callback.
+    expect((await paymentLog(t, invoiceId)).filter((row) => row.current_process === 'callback')).toEqual([]);
+  });
+
+  it('a burst of 300 forged callbacks, some with huge headers, writes no row at all', async () => {
+    const { invoiceId } = await paidButUnsettled();
+    const rowsBefore = await t.db
+      .selectFrom('payment_logs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, n) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/payments/callback',
+          headers: { [SIGNATURE_HEADER]: n % 2 ? 'f'.repeat(64) : 'x'.repeat(8000) },
+          payload: { invoice_id: invoiceId, status: 'paid', amount: 6900, currency: 'MNT', timestamp: n },
+        }),
+      ),
     );
-    expect(refused).toHaveLength(4);
-    expect(refused[0]?.message).toMatch(/invalid or expired signature/);
+    expect(answers.every((answer) => answer.statusCode === 401)).toBe(true);
+    const rowsAfter = await t.db
+      .selectFrom('payment_logs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(rowsAfter.count).toBe(rowsBefore.count);
+    expect(await invoiceStatus(invoiceId)).toBe('created');
   });
 
   it('a correctly signed callback settles the invoice after confirming it with the provider', async () => {
