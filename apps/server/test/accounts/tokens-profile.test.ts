@@ -1,3 +1,4 @@
+import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintHmacToken } from '../../src/modules/accounts/hmac.js';
 import { grant, lastMessage, STORE, signUpByMobile } from '../helpers/accounts.js';
@@ -49,6 +50,23 @@ describe('tokens', () => {
     expect(
       (await grant(t, { grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).statusCode,
     ).toBe(400);
+  });
+
+  it('issues access tokens for this API only (iss, aud) and refuses one for another audience', async () => {
+    const user = await signUpByMobile(t);
+    const claims = JSON.parse(Buffer.from(user.access_token.split('.')[1] ?? '', 'base64url').toString());
+    expect(claims).toMatchObject({ iss: 'tunes.mn', aud: 'tunes.mn/api', sub: user.sub });
+    // The same secret signing for another audience must not open this API.
+    const foreign = createSigner({ key: Buffer.from(t.config.JWT_SECRET), aud: 'elsewhere', iss: 'tunes.mn' })({
+      sub: user.sub,
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${user.sub}/profile`,
+      headers: bearer(foreign),
+    });
+    expect(answer.statusCode).toBe(401);
   });
 
   it('refuses an unknown or expired refresh token', async () => {
