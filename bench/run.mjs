@@ -1,4 +1,4 @@
-// `npm run bench`: the figures of DESIGN §6, printed and written to bench/results/*.json.
+// `npm run bench`: the figures of performance.md, printed and written to bench/results/*.json.
 // Builds the production site and server, then measures (never fails on a time):
 //   API      autocannon against the production server on 127.0.0.1, with a bare node:http
 //            hello-world as the baseline in the same run, on PGlite and on PostgreSQL

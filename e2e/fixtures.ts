@@ -1,6 +1,6 @@
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 
-/** A user signed in through the real API (spec §4 mobile login). */
+/** A user signed in through the real API (product.md §4 mobile login). */
 export interface SignedInUser {
   sub: string;
   /** Full number: 976 followed by 8 digits. */
@@ -73,7 +73,7 @@ async function requestCode(request: APIRequestContext, msisdn: string): Promise<
     if (response.ok()) return;
     if (response.status() !== 429)
       throw new Error(`requestotp answered ${response.status()}: ${await response.text()}`);
-    // A code went to this number moments ago: wait out the resend throttle (DESIGN §7).
+    // A code went to this number moments ago: wait out the resend throttle (security.md).
     const wait = Number(response.headers()['retry-after'] ?? '30');
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 31) * 1000));
   }

@@ -12,17 +12,20 @@ const COMPRESS_FROM_BYTES = 1024;
  * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) beside each text file of the build;
  * the server sends them as they are (`preCompressed` in apps/server/src/plugins/web-app.ts).
  * On-the-fly compression uses Brotli quality 4 for speed: the shell's script is 15 % smaller this
- * way, about 80 ms less on Lighthouse's slow phone connection (DESIGN §6).
+ * way, about 80 ms less on Lighthouse's slow phone connection (performance.md).
  */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let skip = false;
   return {
     name: 'tunes:precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      skip = Boolean(config.build.ssr); // the server's renderer is read from disk, never sent
     },
     writeBundle(_options, bundle) {
+      if (skip) return;
       for (const file of Object.values(bundle)) {
         if (!/\.(js|css|html|svg|json)$/.test(file.fileName)) continue;
         const source = Buffer.from(file.type === 'chunk' ? file.code : file.source);
@@ -43,7 +46,7 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
@@ -51,13 +54,14 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    copyPublicDir: !isSsrBuild,
     sourcemap: false,
     cssCodeSplit: true,
     assetsInlineLimit: 2048,
     rolldownOptions: {
       output: {
         // Everything the entry imports statically in one chunk: it all loads on every page anyway,
-        // and ten small chunks cost a round trip each on a slow phone (DESIGN §6, Lighthouse).
+        // and ten small chunks cost a round trip each on a slow phone (performance.md, Lighthouse).
         codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
       },
     },
@@ -69,4 +73,4 @@ export default defineConfig({
       '/sandbox-gateway': 'http://localhost:3000',
     },
   },
-});
+}));

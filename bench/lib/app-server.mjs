@@ -7,7 +7,7 @@ export const JWT_SECRET = randomBytes(32).toString('hex');
 /**
  * The production build of the server (`apps/server/dist/server.js`, NODE_ENV=production) on
  * 127.0.0.1, on PGlite (`dataDir`) or PostgreSQL (`databaseUrl`). Resolves once `/` answers,
- * with the milliseconds that took (the start-up budget of DESIGN §6).
+ * with the milliseconds that took (the start-up budget of performance.md).
  */
 export async function startAppServer(root, { dataDir, databaseUrl, webDir }) {
   const port = await freePort();

@@ -1,4 +1,4 @@
-// The baseline of DESIGN §6: the cheapest possible Node.js HTTP answer, measured in the same run.
+// The baseline of performance.md: the cheapest possible Node.js HTTP answer, measured in the same run.
 import { createServer } from 'node:http';
 
 const body = JSON.stringify({ hello: 'world' });

@@ -1,5 +1,5 @@
 /**
- * The routes of spec §2 (fixed by the spec, so listed here rather than parsed out of the
+ * The routes of product.md §2 (fixed by the spec, so listed here rather than parsed out of the
  * router's code), the page that sets a new password, and one unknown path.
  */
 export function siteRoutes() {

@@ -1,5 +1,5 @@
 /**
- * The run's figures against the budgets of DESIGN §6. Benchmarks never fail on a time: a
+ * The run's figures against the budgets of performance.md. Benchmarks never fail on a time: a
  * missed budget is printed as a gap for docs/performance.md, and the exit code stays 0.
  */
 const KB = 1024;
@@ -76,7 +76,7 @@ export function budgets(results) {
 }
 
 export function printSummary(results, log) {
-  log('\nBudgets of DESIGN §6');
+  log('\nBudgets of performance.md');
   for (const row of budgets(results))
     log(`  ${row.met ? 'met   ' : 'MISSED'}  ${row.budget}: ${row.measured}`);
   if (results.web?.routes) {

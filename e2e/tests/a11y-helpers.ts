@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { baseUrl, expect, type SignedInUser } from '../fixtures';
 
-/** WCAG 2.2 AA (DESIGN §5), checked by axe-core. */
+/** WCAG 2.2 AA (architecture.md), checked by axe-core. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 export const LANGUAGES = ['en', 'mn'] as const;

@@ -20,7 +20,7 @@ import {
 } from './a11y-helpers';
 
 /**
- * DESIGN §5 (WCAG 2.2 AA): axe-core finds no serious or critical violation on any route, in
+ * architecture.md (WCAG 2.2 AA): axe-core finds no serious or critical violation on any route, in
  * English and Mongolian, at 360 px and 1440 px; nor in the steps of the login modal, the
  * landing page's video modal, the mobile menu, or the signed-in and family-owner pages.
  */

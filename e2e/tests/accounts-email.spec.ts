@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, latestMessage, randomEmail, registerEmailUserByApi, signInByApi, test } from '../fixtures';
 
-/** The login modal with the E-mail method chosen (spec §2). */
+/** The login modal with the E-mail method chosen (product.md §2). */
 async function openEmailLogin(page: Page) {
   await page.goto('/login');
   const dialog = page.getByRole('dialog', { name: 'Login or register your account' });

@@ -119,7 +119,7 @@ test.describe('session', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Your profile has been saved.')).toBeVisible();
 
-    // The new address counts only once the code sent to it is entered (DESIGN §7).
+    // The new address counts only once the code sent to it is entered (security.md).
     const confirm = page.getByRole('region', { name: 'Confirm your new e-mail address' });
     await expect(confirm.getByText(`We sent a 4-digit code to ${address}.`)).toBeVisible();
     const { code } = await latestMessage(page.request, address);

@@ -3,7 +3,7 @@ import { expect, latestMessage, randomMsisdn, signInByApi, test, writeAuthCookie
 import { familyPlanWithInvitation } from './a11y-helpers';
 
 /**
- * DESIGN §5: the main journeys work with the keyboard alone. Every step below moves focus with
+ * architecture.md: the main journeys work with the keyboard alone. Every step below moves focus with
  * Tab (or Shift+Tab) and acts with Enter, Space or typing; nothing is clicked and no field is
  * filled programmatically. Each walk also checks that focus is visible where it lands.
  */

@@ -98,8 +98,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: '/api' },
   );
   if (!deps.config.isProduction) {
-    // The built-in card gateway stand-in (DESIGN §3): its own pages and secret, outside /api.
-    // Never in production, where a real provider is required (DESIGN §7).
+    // The built-in card gateway stand-in (product.md §10): its own pages and secret, outside /api.
+    // Never in production, where a real provider is required (security.md).
     await app.register(
       async (gateway) => {
         gateway.addHook('onRequest', databaseReady);
@@ -110,7 +110,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
     await app.register(
       async (dev) => {
-        // Development tools (DESIGN §4); never mounted in production.
+        // Development tools (product.md §11); never mounted in production.
         dev.addHook('onRequest', databaseReady);
         for (const plugin of devPlugins) await dev.register(plugin);
       },

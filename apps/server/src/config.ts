@@ -89,7 +89,7 @@ const envSchema = z
     ] as const) {
       if (env[name] === DEV_SECRET) fail(name, 'must be set in production');
     }
-    // DESIGN §7: production never sells through a sandbox nor starts without its providers.
+    // security.md: production never sells through a sandbox nor starts without its providers.
     if (!env.PAYMENT_PROVIDER_URL && !env.ALLOW_NO_PAYMENTS) {
       fail(
         'PAYMENT_PROVIDER_URL',

@@ -12,7 +12,7 @@ import {
   profileFieldSchema,
 } from './validation.js';
 
-/** One-time code rules of DESIGN §7. */
+/** One-time code rules of security.md. */
 export const OTP_TTL_SECONDS = 5 * 60;
 export const OTP_MAX_WRONG_TRIES = 5;
 export const OTP_RESEND_SECONDS = 30;
@@ -20,11 +20,11 @@ export const OTP_RESEND_SECONDS = 30;
 export const OTP_HOURLY_CAP = 5;
 /** Password-reset links stay usable this long, once. */
 export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
-/** Silent-login HMAC tokens are valid this long (DESIGN §4). */
+/** Silent-login HMAC tokens are valid this long (product.md §11). */
 export const HMAC_TOKEN_TTL_SECONDS = 5 * 60;
 
 /**
- * `error` of `GET /api/users/validateotp`: null or "610" mean the code is good (spec §5);
+ * `error` of `GET /api/users/validateotp`: null or "610" mean the code is good (product.md §5);
  * anything else is an invalid code.
  */
 export const OTP_RESULT = {
@@ -34,7 +34,7 @@ export const OTP_RESULT = {
   tooManyTries: '613',
 } as const;
 
-/** Error codes of the token endpoint (DESIGN §2, spec §8). */
+/** Error codes of the token endpoint (api.md, product.md §8). */
 export const GRANT_ERRORS = {
   notRegistered: '604',
   cannotAuthenticate: '603',
@@ -43,11 +43,11 @@ export const GRANT_ERRORS = {
   unsupportedGrantType: 'unsupported_grant_type',
 } as const;
 
-/** Registration countries (spec §2): Mongolia, and AU labelled 'Rest of World'. */
+/** Registration countries (product.md §2): Mongolia, and AU labelled 'Rest of World'. */
 export const REGISTRATION_COUNTRIES = ['MN', 'AU'] as const;
 
 /**
- * A phone number of `countryCode`: Mongolia needs exactly 8 digits (spec §5); other countries
+ * A phone number of `countryCode`: Mongolia needs exactly 8 digits (product.md §5); other countries
  * are checked with libphonenumber-js.
  */
 export function isValidPhone(countryCode: number | string, phoneNumber: string): boolean {
@@ -112,7 +112,7 @@ export const validateOtpQuerySchema = z
 
 export const validateOtpResponseSchema = z.object({ error: z.string().nullable() });
 
-/** `POST /api/users/registerbymsisdn` (spec §3 "Mobile registration"). */
+/** `POST /api/users/registerbymsisdn` (product.md §3 "Mobile registration"). */
 export const registerByMsisdnSchema = z
   .object({
     PhoneNumber: z.string({ error: 'validation.cant-authenticate-mobile' }).trim(),
@@ -125,7 +125,7 @@ export const registerByMsisdnSchema = z
     }
   });
 
-/** `POST /api/users/register` (spec §3 "E-mail registration"). */
+/** `POST /api/users/register` (product.md §3 "E-mail registration"). */
 export const registerByEmailSchema = z.object({
   Email: emailSchema,
   Username: emailSchema.optional(),
@@ -174,8 +174,8 @@ export type LoginInfo = z.infer<typeof loginInfoSchema>;
 const optionalName = profileFieldSchema.nullish().transform((value) => value ?? undefined);
 
 /**
- * `PATCH /api/users/me/details`: the site sends its whole form state (spec §3); only FirstName,
- * LastName and Email are read, each at most 50 characters (spec §5). An empty Email removes it.
+ * `PATCH /api/users/me/details`: the site sends its whole form state (product.md §3); only FirstName,
+ * LastName and Email are read, each at most 50 characters (product.md §5). An empty Email removes it.
  * A UserId other than the signed-in user's is refused (403).
  */
 export const detailsChangeSchema = z.object({

@@ -1,4 +1,4 @@
-/** Business constants and limits of product spec §9, shared by the server and the site. */
+/** Business constants and limits of product product.md §9, shared by the server and the site. */
 
 export const STORE_ID = 'MNCO';
 export const MERCHANT_ID = 14;

@@ -6,7 +6,7 @@ const YT = 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ';
 const fbEmbed = (href: string) =>
   `https://www.facebook.com/plugins/video.php?href=${encodeURIComponent(href)}&show_text=false`;
 
-describe('toEmbedUrl turns the video links of spec §2 into embeddable addresses', () => {
+describe('toEmbedUrl turns the video links of product.md §2 into embeddable addresses', () => {
   it.each([
     ['a YouTube watch link', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
     ['a YouTube watch link with more parameters', 'https://youtube.com/watch?v=dQw4w9WgXcQ&t=42s&list=PL1'],

@@ -3,7 +3,7 @@ import { toEmbedUrl } from './embed-url.js';
 import { emailSchema } from './validation.js';
 
 /**
- * Landing data, content cards and feedback of product spec §3, shared by the API (validation,
+ * Landing data, content cards and feedback of product product.md §3, shared by the API (validation,
  * OpenAPI, `content:import`) and the site (types, feedback form). Messages are translation keys.
  */
 

@@ -1,4 +1,4 @@
-/** Video links of spec §2 → embeddable addresses. Dependency-free so the site's landing chunk stays small. */
+/** Video links of product.md §2 → embeddable addresses. Dependency-free so the site's landing chunk stays small. */
 
 const YOUTUBE_ID = /^[\w-]{11}$/;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
@@ -20,7 +20,7 @@ function isFacebookVideoPath(url: URL): boolean {
 }
 
 /**
- * Turns a video link of spec §2 into an address a frame can embed: YouTube watch, youtu.be,
+ * Turns a video link of product.md §2 into an address a frame can embed: YouTube watch, youtu.be,
  * Shorts and embed links become a privacy-enhanced YouTube embed; Facebook video links become
  * Facebook's video plugin. Anything else answers null, so it is never put in a frame.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one error shape of every `/api` answer that is not a success (DESIGN §2).
+ * The one error shape of every `/api` answer that is not a success (api.md).
  * `error` is a stable machine code, `message` a human sentence in English, `field` names the
  * offending input for 400s. Grant errors of the token endpoint add `error_description`.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Family and Duo sharing (spec §3/§4/§7): invitation codes, shared users, accepting an invite.
+ * Family and Duo sharing (product.md §3/§4/§7): invitation codes, shared users, accepting an invite.
  * Field names are the spec's (PascalCase).
  */
 
@@ -48,19 +48,19 @@ export const acceptedInvitationSchema = z
   .object({ SubscriptionId: z.string() })
   .describe('AcceptedInvitation');
 
-/** Error codes the site tells apart when an invite is accepted (spec §8). */
+/** Error codes the site tells apart when an invite is accepted (product.md §8). */
 export const INVITATION_ERRORS = {
   alreadySubscribed: 'already_subscribed',
   invalid: 'invitation_invalid',
 } as const;
 
-/** The spec's texts for the two refusals (spec §8); the site shows its translations. */
+/** The spec's texts for the two refusals (product.md §8); the site shows its translations. */
 export const ALREADY_SUBSCRIBED_MESSAGE =
   'Sorry, you are already on an active subscription. Cancel your subscription to join this plan.';
 export const INVITATION_INVALID_MESSAGE =
   'Something went wrong. This invite may have already been used or expired.';
 
-/** The link an owner shares: `{site}/invite?code=…` on the product's own domain (spec §2). */
+/** The link an owner shares: `{site}/invite?code=…` on the product's own domain (product.md §2). */
 export function invitationLink(origin: string, code: string): string {
   return `${origin.replace(/\/$/, '')}/invite?code=${encodeURIComponent(code)}`;
 }

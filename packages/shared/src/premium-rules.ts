@@ -5,7 +5,7 @@ import { PAYMENT_CURRENCY } from './constants.js';
  * Request and answer schemas are in `premium.ts`.
  */
 
-/** The offers sold on /premium (spec §2); plans of any other offer stay hidden there. */
+/** The offers sold on /premium (product.md §2); plans of any other offer stay hidden there. */
 export const PREMIUM_OFFERS = ['premium', 'premium-duo', 'premium-family'] as const;
 
 /** Spec §8: the answer to a subscriber who tries to buy again (the spec's own wording). */
@@ -24,7 +24,7 @@ interface PlanFacts {
   OriginalCost: number | null;
 }
 
-/** Plans the /premium page lists: MNT plans of the premium, duo and family offers (spec §2). */
+/** Plans the /premium page lists: MNT plans of the premium, duo and family offers (product.md §2). */
 export function plansForSale<T extends PlanFacts>(plans: readonly T[]): T[] {
   return plans.filter(
     (plan) =>
@@ -38,7 +38,7 @@ export function discountPercent(plan: Pick<PlanFacts, 'Cost' | 'OriginalCost'>):
   return Math.round((1 - plan.Cost / plan.OriginalCost) * 100);
 }
 
-/** The value of a localized list in a language, else its first value (spec §3). */
+/** The value of a localized list in a language, else its first value (product.md §3). */
 export function localized(names: readonly { Language: string; Value: string }[], language: string): string {
   return names.find((name) => name.Language === language)?.Value ?? names[0]?.Value ?? '';
 }

@@ -64,7 +64,7 @@ export const subscriptionsQuerySchema = z.object({
     .transform((value) => value === 'true'),
 });
 
-/** `POST /api/cache/item` (spec §7). */
+/** `POST /api/cache/item` (product.md §7). */
 export const cacheItemSchema = z
   .object({
     key: z.string().trim().min(1, 'is required').max(100, 'is too long'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { profileFieldSchema } from './validation.js';
 
-/** Where a subscription was bought; the site notes Apple IAP and Google Play (spec §2). */
+/** Where a subscription was bought; the site notes Apple IAP and Google Play (product.md §2). */
 export const SOURCE_TYPES = ['Web', 'Voucher', 'Apple IAP', 'Google Play'] as const;
 
 export const localizedNameSchema = z.object({ Language: z.enum(['en', 'mn']), Value: z.string() });
@@ -58,8 +58,8 @@ export const profileSchema = z
 export type Profile = z.infer<typeof profileSchema>;
 
 /**
- * `PATCH /api/users/me/details`: the site sends its whole form state (spec §3); only the
- * editable fields are read, each at most 50 characters (spec §5).
+ * `PATCH /api/users/me/details`: the site sends its whole form state (product.md §3); only the
+ * editable fields are read, each at most 50 characters (product.md §5).
  */
 export const profileDetailsSchema = z.object({
   FirstName: profileFieldSchema.optional(),
@@ -67,7 +67,7 @@ export const profileDetailsSchema = z.object({
   Email: profileFieldSchema.optional(),
 });
 
-/** Active when the end date is in the future or auto-renew is on (spec §4). */
+/** Active when the end date is in the future or auto-renew is on (product.md §4). */
 export function isSubscriptionActive(
   subscription: Pick<SubscriptionView, 'EndDate' | 'IsAutoRenew'>,
   now = new Date(),

@@ -11,21 +11,21 @@ import {
 } from './constants.js';
 
 /**
- * Field rules of product spec §5, used by both the server (request schemas) and the site (forms).
+ * Field rules of product product.md §5, used by both the server (request schemas) and the site (forms).
  * Messages are translation keys of the site's `validation` section, never user-facing text.
  */
 
 /**
  * `{email}` with no spaces, as the spec puts it: a local part, `@`, and dot-separated labels.
  * Linear on any input: no part can match what the next one must (labels exclude the dot), so
- * a failed match never backtracks more than once per character (DESIGN §7). Schemas still check
+ * a failed match never backtracks more than once per character (security.md). Schemas still check
  * the length first.
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 export const VOUCHER_PATTERN = /^[A-Za-z0-9-]+$/;
 export const OTP_PATTERN = /^\d{4}$/;
 export const MONGOLIAN_PHONE_PATTERN = /^\d{8}$/;
-/** "+ followed by 11 digits" (spec §5): a Mongolian number with its dial code. */
+/** "+ followed by 11 digits" (product.md §5): a Mongolian number with its dial code. */
 export const FULL_MOBILE_PATTERN = /^\+\d{11}$/;
 
 export const emailSchema = z
@@ -74,7 +74,7 @@ export const dialCodeSchema = z.coerce
   .max(9999, 'validation.country-code');
 
 /**
- * The full number is the country code followed by the number, read as an integer (spec §5),
+ * The full number is the country code followed by the number, read as an integer (product.md §5),
  * e.g. 976 + 88112233 → "97688112233".
  */
 export function toMsisdn(countryCode: number | string, phoneNumber: string): string {
@@ -82,7 +82,7 @@ export function toMsisdn(countryCode: number | string, phoneNumber: string): str
   return BigInt(digits || '0').toString();
 }
 
-/** A shared user's phone "97688112233" is shown as "+976 88112233" (spec §3). */
+/** A shared user's phone "97688112233" is shown as "+976 88112233" (product.md §3). */
 export function formatPhoneForDisplay(username: string): string {
   if (
     username.startsWith(MONGOLIA_DIAL_CODE) &&

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { voucherCodeSchema } from './validation.js';
 
-/** Voucher redemption (spec §4/§7/§8). */
+/** Voucher redemption (product.md §4/§7/§8). */
 
 export const redeemVoucherQuerySchema = z.object({ code: voucherCodeSchema });
 

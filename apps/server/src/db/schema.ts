@@ -52,7 +52,7 @@ export interface MerchantsTable {
   created_at: CreatedAt;
 }
 
-/** A plan that can be bought (spec §3 "Plan"). */
+/** A plan that can be bought (product.md §3 "Plan"). */
 export interface PackagesTable {
   id: Generated<number>;
   merchant_id: number;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-/** A named batch of demo data, applied once per database (DESIGN §4). */
+/** A named batch of demo data, applied once per database (product.md §11). */
 export interface DemoSeed {
   name: string;
   run(db: Kysely<Database>): Promise<void>;

@@ -12,7 +12,7 @@ export interface AccessTokenClaims {
 
 /**
  * Access tokens are short-lived HS256 JWTs, so any API process verifies them without shared
- * state (DESIGN §1). Refresh tokens are opaque and live in the database (accounts module).
+ * state (architecture.md). Refresh tokens are opaque and live in the database (accounts module).
  * fast-jwt verifies with node:crypto synchronously, ~7 µs a token where WebCrypto (jose) took
  * ~200 µs on every authenticated call (docs/performance.md).
  */

@@ -23,7 +23,7 @@ export class ManualClock implements Clock {
 }
 
 /**
- * The system clock moved forward by a development tool (`POST /dev/clock`, DESIGN §8), so an
+ * The system clock moved forward by a development tool (`POST /dev/clock`, product.md §12), so an
  * e2e test can reach a period's end or a window's close without waiting. Never in production.
  */
 export class AdjustableClock implements Clock {

@@ -17,15 +17,15 @@ const DAY = 24 * HOUR;
  * an operator tunes per site (the SMS budget, sends per client) come from the configuration.
  */
 export const LIMITS = {
-  /** DESIGN §7: at most 5 wrong tries per code. Counted before the compare, refunded when right. */
+  /** security.md: at most 5 wrong tries per code. Counted before the compare, refunded when right. */
   codeTries: { limit: OTP_MAX_WRONG_TRIES, windowSeconds: OTP_TTL_SECONDS },
-  /** DESIGN §7: no second code to one number or address within 30 s. */
+  /** security.md: no second code to one number or address within 30 s. */
   codeResend: {
     limit: 1,
     windowSeconds: OTP_RESEND_SECONDS,
     message: 'A code was sent moments ago. Wait before asking again.',
   },
-  /** DESIGN §7: codes to one number or address per hour. */
+  /** security.md: codes to one number or address per hour. */
   codesPerRecipient: {
     limit: OTP_HOURLY_CAP,
     windowSeconds: HOUR,

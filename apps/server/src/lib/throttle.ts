@@ -21,14 +21,14 @@ export interface TakeResult {
 }
 
 /**
- * The one atomic throttle every limit goes through (DESIGN §7): code tries, resends, sends per
+ * The one atomic throttle every limit goes through (security.md): code tries, resends, sends per
  * recipient, client and hour, password tries, voucher tries, feedback, checkouts.
  *
  * `take` counts and decides in one statement, so 1,000 requests at once are judged exactly like
  * 1,000 in a row: at most `limit` are allowed. A refused take is not counted, so hammering a
  * closed key does not keep it closed longer. The window opens at a key's first take (not on a
  * clock boundary), so a limit never doubles across a boundary. Kept in the database by default
- * and in Redis when `REDIS_URL` is set, so every API process shares the counts (DESIGN §1).
+ * and in Redis when `REDIS_URL` is set, so every API process shares the counts (architecture.md).
  */
 export interface Throttle {
   take(key: string, limit: Limit): Promise<TakeResult>;

@@ -27,7 +27,7 @@ function isDatabaseDown(error: unknown): boolean {
 }
 
 /**
- * One error path for the whole API (DESIGN §2): every failure leaves as `{ error, message, … }`
+ * One error path for the whole API (api.md): every failure leaves as `{ error, message, … }`
  * with a fitting status. Bad input is a 400 naming the field; 5xx details stay in the log.
  */
 export const errorHandler = fp(async (app: FastifyInstance) => {

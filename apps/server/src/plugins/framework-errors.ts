@@ -6,7 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 
 /**
  * Answers for what fails before a route runs, in the API's one error shape with the security
- * headers and a request id (DESIGN §2): malformed URLs and over-long path parameters (Fastify's
+ * headers and a request id (api.md): malformed URLs and over-long path parameters (Fastify's
  * `frameworkErrors`), and what Node's HTTP parser refuses (`clientErrorHandler`: headers too
  * large, a bad Content-Length, a malformed request line).
  */

@@ -20,7 +20,7 @@ function findNulCharacter(value: unknown, path: string, depth = 0): string | und
 /**
  * PostgreSQL text cannot hold U+0000, so a NUL in any field would otherwise surface as a 500
  * from the database after validation passed. Refuse it up front as bad input naming the field
- * (DESIGN §2: bad input never produces a 500).
+ * (api.md: bad input never produces a 500).
  */
 export const textGuard = fp(
   async (app: FastifyInstance) => {

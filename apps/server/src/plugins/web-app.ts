@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { ERROR_CODES, type ErrorBody } from '@tunes/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPrerenderer, PRERENDERED_PATHS } from './prerender.js';
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 const NON_SPA_PREFIXES = ['/api/', '/dev/', '/sandbox-gateway/'];
@@ -33,11 +34,19 @@ export const webApp = fp(async (app: FastifyInstance) => {
     app.log.warn(`No built site in ${root}; run "npm run build" to serve the web app.`);
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const prerenderer = hasSite ? await createPrerenderer(app, root) : null;
+
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isSpaPath = !NON_SPA_PREFIXES.some((prefix) => `${pathname}/`.startsWith(prefix));
     if (hasSite && isSpaPath && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      reply.header('cache-control', 'no-cache');
+      const page = PRERENDERED_PATHS.has(pathname)
+        ? await prerenderer?.page(pathname, request.headers.cookie)
+        : null;
+      // The page depends on the language cookie; caches must keep one copy per cookie.
+      if (page) return reply.header('vary', 'cookie').type('text/html; charset=utf-8').send(page);
+      return reply.type('text/html').sendFile('index.html');
     }
     const body: ErrorBody = {
       error: ERROR_CODES.notFound,

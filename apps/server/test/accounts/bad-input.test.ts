@@ -229,7 +229,7 @@ describe('another user’s profile', () => {
     expect(response.json()).toMatchObject({ error: 'forbidden' });
     expect(await snapshot()).toEqual(before);
 
-    // The whole form state of the user's own profile is accepted (spec §3).
+    // The whole form state of the user's own profile is accepted (product.md §3).
     const profile = await t.app.inject({
       method: 'GET',
       url: `/api/users/${me.sub}/profile`,

@@ -5,7 +5,7 @@ import { createUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * DESIGN §7: a changed e-mail address takes effect only after the code sent to it, the old
+ * security.md: a changed e-mail address takes effect only after the code sent to it, the old
  * address is told, and no answer reveals whether another account has an address.
  */
 let t: TestApp;

@@ -15,7 +15,7 @@ const validate = (query: Record<string, string>) =>
   t.app.inject({ method: 'GET', url: '/api/users/validateotp', headers: STORE, query });
 const wrongCodeFor = (code: string | null) => (code === '0000' ? '1111' : '0000');
 
-describe('one-time code rules (DESIGN §7)', () => {
+describe('one-time code rules (security.md)', () => {
   it('refuses a resend within 30 seconds with 429 and Retry-After, then allows it', async () => {
     const msisdn = randomMsisdn();
     expect((await requestOtp(t, { msisdn })).statusCode).toBe(200);

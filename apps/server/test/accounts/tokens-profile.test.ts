@@ -57,7 +57,11 @@ describe('tokens', () => {
     const claims = JSON.parse(Buffer.from(user.access_token.split('.')[1] ?? '', 'base64url').toString());
     expect(claims).toMatchObject({ iss: 'tunes.mn', aud: 'tunes.mn/api', sub: user.sub });
     // The same secret signing for another audience must not open this API.
-    const foreign = createSigner({ key: Buffer.from(t.config.JWT_SECRET), aud: 'elsewhere', iss: 'tunes.mn' })({
+    const foreign = createSigner({
+      key: Buffer.from(t.config.JWT_SECRET),
+      aud: 'elsewhere',
+      iss: 'tunes.mn',
+    })({
       sub: user.sub,
       exp: Math.floor(Date.now() / 1000) + 600,
     });
@@ -133,7 +137,7 @@ describe('silent login (validateHMAC)', () => {
 });
 
 describe('profile, details and logins', () => {
-  it('returns every profile field of spec §3 with the Subscriptions list', async () => {
+  it('returns every profile field of product.md §3 with the Subscriptions list', async () => {
     const user = await signUpByMobile(t);
     const response = await t.app.inject({
       method: 'GET',

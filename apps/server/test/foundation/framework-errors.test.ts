@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * What fails before a route runs still answers in the API's one error shape, with the security
- * headers and a request id (DESIGN §2): sent over a real socket, as a client would.
+ * headers and a request id (api.md): sent over a real socket, as a client would.
  */
 let t: TestApp;
 let port: number;

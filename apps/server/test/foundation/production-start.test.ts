@@ -18,7 +18,7 @@ const PROVIDERS = {
 const production = (env: Record<string, string>) => () =>
   loadConfig({ NODE_ENV: 'production', ...SECRETS, ...env });
 
-describe('a production start (DESIGN §7)', () => {
+describe('a production start (security.md)', () => {
   it('stops without a real payment, SMS or mail provider, naming each variable', () => {
     const start = production({ PUBLIC_URL: PROVIDERS.PUBLIC_URL });
     expect(start).toThrow(ConfigError);

@@ -24,7 +24,7 @@ export function grant(t: TestApp, form: Record<string, string>) {
   });
 }
 
-/** Signs a fresh mobile user in through the real API, the way the site does (spec §4). */
+/** Signs a fresh mobile user in through the real API, the way the site does (product.md §4). */
 export async function signUpByMobile(t: TestApp, msisdn = randomMsisdn()) {
   await requestOtp(t, { msisdn, language: 'en' });
   const { code } = await lastMessage(t, msisdn);

@@ -18,7 +18,7 @@ describe('merchants and plans', () => {
     expect(response.json()).toEqual([{ MerchantId: 14, Name: 'Tunes' }]);
   });
 
-  it('answers the three MNT plans of spec §9 with their prices, old prices and seats, plus the plans the page hides', async () => {
+  it('answers the three MNT plans of product.md §9 with their prices, old prices and seats, plus the plans the page hides', async () => {
     const response = await t.app.inject({
       method: 'GET',
       url: '/api/packages/allplans',

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The attacks of the security review, each fired as a burst: hundreds of requests at once must
- * be judged exactly like the same requests in a row (DESIGN §7). Runs on PGlite and PostgreSQL.
+ * be judged exactly like the same requests in a row (security.md). Runs on PGlite and PostgreSQL.
  */
 const SENDS_PER_CLIENT = 10;
 const SMS_BUDGET = 25;

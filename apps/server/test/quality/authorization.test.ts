@@ -9,7 +9,7 @@ import { changedTables, snapshotData } from './helpers/snapshot.js';
 import { buildWorld } from './helpers/world.js';
 
 /**
- * DESIGN §2 and §7: calls that need a user take a bearer token, and a user may only read or
+ * api.md and §7: calls that need a user take a bearer token, and a user may only read or
  * change what is theirs. Every operation that answers 401 without a token (or declares bearer
  * security) is called with no token, expired, tampered, forged and malformed tokens, and with
  * another user's valid token against the owner's data.

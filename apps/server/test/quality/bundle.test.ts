@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 
 /**
- * DESIGN §2 and §7: the browser never holds a secret. The site is built for production exactly
+ * api.md and §7: the browser never holds a secret. The site is built for production exactly
  * as `npm run build` does (into a temporary folder, so a build in progress elsewhere does not
  * matter), then every file it ships is searched for secrets and source maps.
  */

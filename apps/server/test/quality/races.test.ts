@@ -3,8 +3,8 @@ import { grant, signUpByMobile } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Refresh tokens used at once (DESIGN §7: they rotate on every use; reuse of a spent one revokes
- * the whole family). The other races of DESIGN §7 live with their features and run on both
+ * Refresh tokens used at once (security.md: they rotate on every use; reuse of a spent one revokes
+ * the whole family). The other races of security.md live with their features and run on both
  * databases like this file: checkout callbacks (premium/activation-once), invitation accepts
  * (family/seat-limit), voucher redemptions and guesses (vouchers/redeem).
  */

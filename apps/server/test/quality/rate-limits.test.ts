@@ -6,7 +6,7 @@ import { createUser, randomMsisdn } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * An attacker's view of the throttles of DESIGN §7: whatever the order of requests, one number
+ * An attacker's view of the throttles of security.md: whatever the order of requests, one number
  * or address gets a bounded number of codes and guesses per hour, and password guessing is cut
  * off per account and per client address. Time moves only through the injected clock.
  */

@@ -14,7 +14,7 @@ import { changedTables, snapshotData } from './helpers/snapshot.js';
 import { buildWorld } from './helpers/world.js';
 
 /**
- * DESIGN §2: bad input never produces a 500 and never changes stored data. Every `/api`
+ * api.md: bad input never produces a 500 and never changes stored data. Every `/api`
  * operation of the OpenAPI document is fed input its own schema forbids; the answer must be a
  * 4xx in the one error shape, and a digest of every table must be the same afterwards.
  * Requests carry a real owner's token, so they reach as deep as bad input can go.

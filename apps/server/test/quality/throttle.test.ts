@@ -5,7 +5,7 @@ import { DatabaseThrottle, RedisThrottle, type Throttle } from '../../src/lib/th
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The one throttle every limit goes through (DESIGN §7), on the database of this run and on
+ * The one throttle every limit goes through (security.md), on the database of this run and on
  * Redis when REDIS_URL is set (CI sets it): 1,000 takes at once are judged like 1,000 in a row.
  */
 let t: TestApp;

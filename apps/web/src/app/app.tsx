@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { queryClient } from '@/lib/query-client';
 import { DeferredToaster } from './layout/deferred-toaster';
@@ -6,9 +6,10 @@ import { PageLoading } from './layout/page-loading';
 import { Shell } from './layout/shell';
 import { AppRoutes } from './router';
 
-export function App() {
+/** The site; the server-side renderer passes a query client of its own per page. */
+export function App({ client = queryClient }: { client?: QueryClient }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       <Shell>
         <Suspense fallback={<PageLoading />}>
           <AppRoutes />

@@ -7,7 +7,7 @@ export interface LazyPage {
   preload: () => Promise<unknown>;
 }
 
-/** A route's own chunk (DESIGN §6: every route split) that can be fetched before it renders. */
+/** A route's own chunk (performance.md: every route split) that can be fetched before it renders. */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
   let loaded: ComponentType | undefined;
   const preload = () =>

@@ -18,7 +18,7 @@ interface SiteRoute {
   prefetch?: (client: QueryClient) => void;
 }
 
-/** Every route of spec §2, each its own chunk so a page loads only its own code. */
+/** Every route of product.md §2, each its own chunk so a page loads only its own code. */
 const ROUTES: readonly SiteRoute[] = [
   {
     path: '/',
@@ -75,7 +75,7 @@ export function routeOf(pathname: string): SiteRoute {
 
 /**
  * Fetches the first page's code, texts and data in parallel, before the first render, so the
- * page paints whole instead of a loading state that it then replaces (layout shift, DESIGN §6).
+ * page paints whole instead of a loading state that it then replaces (layout shift, performance.md).
  */
 export function preloadRoute(pathname: string, client: QueryClient): Promise<unknown> {
   const route = routeOf(pathname);

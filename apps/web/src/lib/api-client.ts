@@ -9,7 +9,7 @@ import {
   writeSession,
 } from './session';
 
-/** A non-2xx answer of the API, with its status and the one error body (DESIGN §2). */
+/** A non-2xx answer of the API, with its status and the one error body (api.md). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -39,8 +39,22 @@ export interface RequestOptions {
 /** Refresh this many seconds before the token's expiry to cover clock skew and latency. */
 const EXPIRY_MARGIN_SECONDS = 30;
 
+/**
+ * Where calls go: the page's own origin in the browser. The server-side renderer
+ * (`entry-server.tsx`) points it at the API inside its own process.
+ */
+const transport: { origin: () => string; fetch: typeof fetch } = {
+  origin: () => location.origin,
+  fetch: (input, init) => fetch(input, init),
+};
+
+export function setApiTransport(origin: string, fetchImpl: typeof fetch): void {
+  transport.origin = () => origin;
+  transport.fetch = fetchImpl;
+}
+
 function buildUrl(path: string, query?: RequestOptions['query']): string {
-  const url = new URL(path, location.origin);
+  const url = new URL(path, transport.origin());
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
@@ -62,7 +76,7 @@ async function send(path: string, options: RequestOptions, accessToken?: string)
     body = JSON.stringify(options.json);
   }
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  return fetch(buildUrl(path, options.query), {
+  return transport.fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',
     headers,
     body,
@@ -87,7 +101,7 @@ async function parse<T>(response: Response): Promise<T> {
   return data as T;
 }
 
-/** The token endpoint's address, fetched once and kept in localStorage (spec §7). */
+/** The token endpoint's address, fetched once and kept in localStorage (product.md §7). */
 export async function getGrantUrl(): Promise<string> {
   const stored = localStorage.getItem(GRANT_URL_KEY);
   if (stored) return stored;

@@ -23,7 +23,7 @@ export function getProfile(sub: string): Promise<Profile> {
   return apiRequest<Profile>(`/api/users/${encodeURIComponent(sub)}/profile`, { auth: true });
 }
 
-/** The signed-in user's profile (spec §3); idle for visitors. */
+/** The signed-in user's profile (product.md §3); idle for visitors. */
 export function useProfile() {
   const session = useSession();
   return useQuery({
@@ -33,18 +33,18 @@ export function useProfile() {
   });
 }
 
-/** The first subscription of the profile: the one the site shows (spec §3). */
+/** The first subscription of the profile: the one the site shows (product.md §3). */
 export function currentSubscription(profile: Profile | undefined): SubscriptionView | undefined {
   return profile?.Subscriptions[0];
 }
 
-/** Subscribed = the profile has a first subscription (spec §4): hides the Premium link. */
+/** Subscribed = the profile has a first subscription (product.md §4): hides the Premium link. */
 export function useIsSubscribed(): boolean {
   const { data } = useProfile();
   return Boolean(currentSubscription(data));
 }
 
-/** Logout (spec §2): clear the cookie, the stored invite code and grant URL, then reload. */
+/** Logout (product.md §2): clear the cookie, the stored invite code and grant URL, then reload. */
 export function logout(): void {
   clearSession();
   try {

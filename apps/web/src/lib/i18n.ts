@@ -23,7 +23,7 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** The stored language, else English (spec §1). */
+/** The stored language, else English (product.md §1). */
 export function storedLanguage(): Language {
   try {
     const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
@@ -31,6 +31,15 @@ export function storedLanguage(): Language {
   } catch {
     return DEFAULT_LANGUAGE;
   }
+}
+
+/**
+ * The language also goes into a cookie, so the server can prerender the static pages in it
+ * (apps/server/src/plugins/prerender.ts); localStorage stays the source of truth (product.md §1).
+ */
+export const LANGUAGE_COOKIE = 'lang';
+function rememberLanguage(language: string) {
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; Max-Age=31536000; Path=/; SameSite=Lax`;
 }
 
 export function missingTranslation(id: string, language: string): string {
@@ -62,7 +71,9 @@ export async function initI18n(language: Language = storedLanguage(), namespaces
       ),
     )
     .init({ ...i18nOptions(language, i18n), ns: ['common', ...namespaces] });
+  if (typeof document === 'undefined') return i18n; // rendered on the server (entry-server.tsx)
   document.documentElement.lang = language;
+  rememberLanguage(language);
   i18n.on('languageChanged', (next) => {
     document.documentElement.lang = next;
     try {
@@ -70,6 +81,7 @@ export async function initI18n(language: Language = storedLanguage(), namespaces
     } catch {
       // Storage may be unavailable (private mode); the choice then lasts for this visit.
     }
+    rememberLanguage(next);
   });
   return i18n;
 }

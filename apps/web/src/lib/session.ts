@@ -1,7 +1,7 @@
 import { SESSION_COOKIE_MAX_AGE_SECONDS } from '@tunes/shared/constants';
 
 /**
- * The session of spec §3/§4: tokens and ids in the `authData` cookie, written with a one-hour
+ * The session of product.md §3/§4: tokens and ids in the `authData` cookie, written with a one-hour
  * expiry. Never a password: the password is sent once to the token endpoint and forgotten.
  */
 export interface AuthData {
@@ -22,6 +22,8 @@ let cachedRaw: string | undefined;
 let cached: AuthData | null = null;
 
 function readCookie(): string | undefined {
+  // Rendered on the server (entry-server.tsx), a page is seen as a visitor sees it.
+  if (typeof document === 'undefined') return undefined;
   const prefix = `${COOKIE_NAME}=`;
   return document.cookie
     .split('; ')

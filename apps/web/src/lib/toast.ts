@@ -1,7 +1,7 @@
 /**
  * Toasts without Sonner on the page load: the library (about 10 KB, and a style sheet it injects
  * when it starts) loads with the first toast, so no route carries it before its content or while
- * it becomes interactive (DESIGN §6). Sonner hands toasts created before its `Toaster` mounted to
+ * it becomes interactive (performance.md). Sonner hands toasts created before its `Toaster` mounted to
  * the `Toaster` when it does, so none is lost.
  */
 const listeners = new Set<() => void>();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The built-in sandbox gateway's own book of payments (DESIGN §3). It stands in for an outside
+ * The built-in sandbox gateway's own book of payments (product.md §10). It stands in for an outside
  * provider, so it shares no table with the premium module.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

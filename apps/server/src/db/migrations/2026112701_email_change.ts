@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * A changed e-mail address waits in `pending_email` until the code sent to it is entered
- * (DESIGN §7). Code tries moved to the throttle (lib/throttle.ts), so their column goes.
+ * (security.md). Code tries moved to the throttle (lib/throttle.ts), so their column goes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').addColumn('pending_email', 'text').execute();

@@ -13,7 +13,7 @@ const targetOf = (userId: string) => `email-change:${userId}`;
 const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
 
 /**
- * Starts a change of the profile's e-mail address (DESIGN §7): the new address gets a code and
+ * Starts a change of the profile's e-mail address (security.md): the new address gets a code and
  * waits in `pending_email`; nothing changes until the code is entered (`confirmEmailChange`).
  * The answer is the same whether or not another account has the address, so it reveals nothing:
  * only the address's owner, holding the code, learns that it is taken.

@@ -2,7 +2,7 @@ import { HMAC_TOKEN_TTL_SECONDS } from '@tunes/shared/accounts';
 import type { Deps } from '../../deps.js';
 import { hmacHex, safeEqual } from './secrets.js';
 
-/** `<unix seconds>.<hex HMAC-SHA256(HMAC_SECRET, "<userId>.<unix seconds>")>` (DESIGN §4). */
+/** `<unix seconds>.<hex HMAC-SHA256(HMAC_SECRET, "<userId>.<unix seconds>")>` (product.md §11). */
 export function mintHmacToken(secret: string, userId: string, now: Date): string {
   const seconds = Math.floor(now.getTime() / 1000);
   return `${seconds}.${hmacHex(secret, `${userId}.${seconds}`)}`;

@@ -21,7 +21,7 @@ export interface OtpDelivery {
 
 /**
  * Makes a new one-time code for `target` (a number, an address, or a purpose such as an e-mail
- * change), under the limits of DESIGN §7, each one atomic step of the throttle: no second code to
+ * change), under the limits of security.md, each one atomic step of the throttle: no second code to
  * a recipient within 30 s, at most 5 an hour, and the client's and the site's send budgets
  * (429 with Retry-After otherwise). Earlier codes of the target stop working.
  */
@@ -60,7 +60,7 @@ export type OtpCheck =
  * Checks `code` against the target's live code. Every check takes a try from the code's
  * budget *before* comparing, in one atomic step, so a burst of guesses at once gets no more
  * judgements than the same guesses in a row; a right code gives its try back, so only wrong
- * ones use up the budget (DESIGN §7: at most 5 wrong tries per code).
+ * ones use up the budget (security.md: at most 5 wrong tries per code).
  */
 export async function checkOtp(deps: OtpDeps, target: string, code: string): Promise<OtpCheck> {
   const now = deps.clock.now();
@@ -103,7 +103,7 @@ export async function consumeOtp(deps: OtpDeps, id: string): Promise<boolean> {
   return spent.numUpdatedRows > 0n;
 }
 
-/** The `error` answer of validateotp for a failed check (spec §5). */
+/** The `error` answer of validateotp for a failed check (product.md §5). */
 export function otpResultCode(check: OtpCheck): string | null {
   if (check.ok) return check.alreadyValidated ? OTP_RESULT.alreadyValidated : null;
   if (check.reason === 'expired') return OTP_RESULT.expired;

@@ -9,7 +9,7 @@ const tiers = (limits: readonly Limit[], key: string) =>
   limits.map((limit) => ({ key: `${key}:${limit.windowSeconds}`, limit }));
 
 /**
- * Runs one password check under the password-tries limits (DESIGN §7). The try is counted
+ * Runs one password check under the password-tries limits (security.md). The try is counted
  * before the check, in one atomic step per window, so a burst of guesses at once is judged no
  * more often than the same guesses in a row. Only failures stay counted: a right password, or a
  * try refused by one window, gives back what it took from the others.

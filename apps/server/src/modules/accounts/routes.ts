@@ -28,7 +28,7 @@ import { createEmailUser, createMobileUser, emailInUse } from './users.js';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const userId = (name: string) => z.uuid({ error: `${name} must be a user id` });
 
-/** The `users/*` calls of spec §7. */
+/** The `users/*` calls of product.md §7. */
 export default async function accountRoutes(api: FastifyInstance) {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const { deps } = api;
@@ -184,7 +184,7 @@ export default async function accountRoutes(api: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        summary: 'Silent login with an HMAC token in Authorization (DESIGN §4)',
+        summary: 'Silent login with an HMAC token in Authorization (product.md §11)',
         params: z.object({ userId: userId('userId') }),
         response: { 200: tokenResponseSchema, ...errors },
       },

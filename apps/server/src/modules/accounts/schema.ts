@@ -35,7 +35,7 @@ export interface PasswordResetsTable {
   created_at: Timestamp;
 }
 
-/** Silent-login tokens already used once (DESIGN §4: usable once). */
+/** Silent-login tokens already used once (product.md §11: usable once). */
 export interface SpentHmacTokensTable {
   signature: string;
   user_id: string;

@@ -11,7 +11,7 @@ const scryptAsync = promisify(scrypt) as (
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
-/** `scrypt$N$r$p$salt$hash` with a per-user random salt (DESIGN §7). */
+/** `scrypt$N$r$p$salt$hash` with a per-user random salt (security.md). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password.normalize('NFKC'), salt, KEY_LENGTH, SCRYPT);

@@ -42,7 +42,7 @@ async function msisdnGrant(deps: Deps, body: GrantBody) {
   const check = await checkOtp(deps, msisdn, code);
   if (!check.ok) throw wrongCode();
   const user = await findUserByMsisdn(deps.db, msisdn);
-  // The code stays live so the site can register the number and ask again (spec §4).
+  // The code stays live so the site can register the number and ask again (product.md §4).
   if (!user) throw grantError(400, GRANT_ERRORS.notRegistered, 'This number is not registered.', 'msisdn');
   if (!(await consumeOtp(deps, check.id))) throw wrongCode();
   return issueTokenPair(deps, user.id);
@@ -66,7 +66,7 @@ async function passwordGrant(deps: Deps, body: GrantBody, clientAddress: string)
   });
 }
 
-/** `GET /api/application/grantUrl` and the token endpoint it names (spec §7, DESIGN §2). */
+/** `GET /api/application/grantUrl` and the token endpoint it names (product.md §7, api.md). */
 export default async function tokenRoutes(api: FastifyInstance) {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const { deps } = api;

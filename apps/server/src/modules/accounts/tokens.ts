@@ -6,7 +6,7 @@ import { randomToken, sha256 } from './secrets.js';
 
 type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens'>;
 
-/** A grant error of the token endpoint: `{ error, error_description, message, field? }` (DESIGN §2). */
+/** A grant error of the token endpoint: `{ error, error_description, message, field? }` (api.md). */
 export function grantError(status: number, code: string, description: string, field?: string): AppError {
   return new AppError(status, code, description, {
     error_description: description,
@@ -47,7 +47,7 @@ const invalidRefresh = () =>
   grantError(400, GRANT_ERRORS.invalidGrant, 'The refresh token is invalid or has expired.', 'refresh_token');
 
 /**
- * Spends a refresh token and issues the next pair of its family (DESIGN §7). Presenting a token
+ * Spends a refresh token and issues the next pair of its family (security.md). Presenting a token
  * that was already spent means it leaked: the whole family is revoked.
  */
 export async function rotateRefreshToken(deps: TokenDeps, refreshToken: string): Promise<TokenPair> {

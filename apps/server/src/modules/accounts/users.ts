@@ -188,7 +188,7 @@ export interface DetailsChange {
 }
 
 /**
- * `PATCH /api/users/me/details`: names, each at most 50 characters (spec §5). A new e-mail
+ * `PATCH /api/users/me/details`: names, each at most 50 characters (product.md §5). A new e-mail
  * address goes through `email-change.ts` instead: it takes effect only once confirmed.
  */
 export async function updateNames(db: Db, user: User, change: DetailsChange, now: Date): Promise<void> {

@@ -1,7 +1,7 @@
 import type { ContentImport, ContentType } from '@tunes/shared/content';
 import { buildDemoImages, type DemoArtwork } from './demo-images.js';
 
-/** The seeded landing content (DESIGN §4): fictional artists, songs and playlists with our own art. */
+/** The seeded landing content (product.md §11): fictional artists, songs and playlists with our own art. */
 
 const ARTISTS = [
   'Steppe Echo',

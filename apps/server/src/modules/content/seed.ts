@@ -2,7 +2,7 @@ import type { DemoSeed } from '../../db/seed.js';
 import { importContent } from './content-store.js';
 import { demoContent } from './demo-content.js';
 
-/** Banner texts, 8 artists, 12 songs, 8 playlists, a music video and three reels (DESIGN §4). */
+/** Banner texts, 8 artists, 12 songs, 8 playlists, a music video and three reels (product.md §11). */
 export const landingContentSeed: DemoSeed = {
   name: 'content:landing-demo',
   async run(db) {

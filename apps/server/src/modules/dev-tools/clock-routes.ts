@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 
 /**
- * `POST /dev/clock` (DESIGN §8): moves this process's business clock forward for every
+ * `POST /dev/clock` (product.md §12): moves this process's business clock forward for every
  * time-based rule (code windows, expiries, periods). Development only, and per process: a
  * scaled-out deployment is production, where this is never mounted.
  */

@@ -17,7 +17,7 @@ import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** 128 random bits, URL-safe: unguessable (DESIGN §7 asks for at least 96). */
+/** 128 random bits, URL-safe: unguessable (security.md asks for at least 96). */
 export function newInvitationCode(): string {
   return randomBytes(16).toString('base64url');
 }
@@ -57,7 +57,7 @@ async function findPlan(db: Db, subscriptionId: string, lock = false): Promise<S
   return plan;
 }
 
-/** Only the owner of a sharing package manages it (spec §6). */
+/** Only the owner of a sharing package manages it (product.md §6). */
 async function ownedSharingPlan(db: Db, subscriptionId: string, userId: string, lock = false) {
   const plan = await findPlan(db, subscriptionId, lock);
   if (!plan) throw notFound('No such subscription.');
@@ -133,7 +133,7 @@ export async function createInvitationCode(
   });
 }
 
-/** The members of an owner's plan (spec §3 "Shared user"), in the order they joined. */
+/** The members of an owner's plan (product.md §3 "Shared user"), in the order they joined. */
 export async function listSharedUsers(
   db: Kysely<Database>,
   subscriptionId: string,

@@ -12,7 +12,7 @@ const outboxEntrySchema = z.object({
   createdAt: z.string(),
 });
 
-/** `GET /dev/outbox?to=` (DESIGN §4): every message sent, newest first. Development only. */
+/** `GET /dev/outbox?to=` (product.md §11): every message sent, newest first. Development only. */
 export default async function outboxDevRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/outbox',

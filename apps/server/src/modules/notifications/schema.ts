@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 
 export type Channel = 'sms' | 'email';
 
-/** Every message the product sends, kept whether or not a provider delivered it (DESIGN §4). */
+/** Every message the product sends, kept whether or not a provider delivered it (product.md §11). */
 export interface OutboxMessagesTable {
   id: Generated<string>;
   channel: Channel;

@@ -24,7 +24,7 @@ export const returnUrl = (publicUrl: string, invoiceId: string) =>
 export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/callback`;
 
 /**
- * Starts a card payment for a plan (spec §4 plan purchase): makes the invoice at the plan's
+ * Starts a card payment for a plan (product.md §4 plan purchase): makes the invoice at the plan's
  * database Cost, asks the provider for a payment token, logs the session as `created` and
  * answers the gateway page to send the shopper to.
  */

@@ -7,7 +7,7 @@ import {
 import { z } from 'zod';
 import type { JsonPost } from './transport.js';
 
-/** The payment token request of spec §3, without the credentials the adapter adds. */
+/** The payment token request of product.md §3, without the credentials the adapter adds. */
 export interface TokenRequest {
   amount: number;
   description: string;
@@ -48,7 +48,7 @@ export class GatewayError extends Error {
 export interface PaymentGateway {
   requestToken(input: TokenRequest): Promise<Exchange<{ token: string }>>;
   checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
-  /** The page the shopper is sent to (spec §2: the token and os=PC). */
+  /** The page the shopper is sent to (product.md §2: the token and os=PC). */
   paymentPageUrl(token: string): string;
 }
 
@@ -68,7 +68,7 @@ export interface GatewayOptions {
 }
 
 /**
- * The provider protocol of spec §7 (`POST {provider}/rest/token`, the gateway page, a
+ * The provider protocol of product.md §7 (`POST {provider}/rest/token`, the gateway page, a
  * check-payment call) spoken to `PAYMENT_PROVIDER_URL`: the built-in sandbox by default.
  */
 export function httpPaymentGateway({

@@ -29,7 +29,7 @@ export interface InvoiceParty {
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 /**
- * Writes one step to the payment log. A failed write must not fail the payment (spec §8: log
+ * Writes one step to the payment log. A failed write must not fail the payment (product.md §8: log
  * post failure is only reported), so it is handed to `onError`.
  */
 export async function writePaymentLog(

@@ -37,7 +37,7 @@ const invoiceIdSchema = z.string().trim().min(1).max(200);
 /** Each checkout opens a payment session at the provider: a few per user every ten minutes. */
 
 /**
- * Premium (spec §2 /premium, §4 plan purchase, §7): merchants and plans, checkout through the
+ * Premium (product.md §2 /premium, §4 plan purchase, §7): merchants and plans, checkout through the
  * gateway adapter, the shopper's return, the provider's signed callback, the periodic check of
  * pending invoices, cancelling auto-renew, and the cache item call.
  */
@@ -238,7 +238,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
       onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
-        summary: 'Keep a key and value for the signed-in user (spec §7)',
+        summary: 'Keep a key and value for the signed-in user (product.md §7)',
         body: cacheItemSchema,
         response: { 200: cacheItemSchema, ...errors },
       },

@@ -58,7 +58,7 @@ const plans: Insertable<PackagesTable>[] = [
     max_shared_users: 3,
     sort_order: 3,
   },
-  // Plans the /premium page must hide (DESIGN §4): another currency, and another offer.
+  // Plans the /premium page must hide (product.md §11): another currency, and another offer.
   {
     merchant_id: MERCHANT_ID,
     merchant_code: 'PREMIUM_1M_USD',
@@ -105,5 +105,5 @@ export async function seedPlans(db: Kysely<Database>): Promise<void> {
     .execute();
 }
 
-/** Merchant 14 with the plans of spec §9 and two the plans page must filter out. */
+/** Merchant 14 with the plans of product.md §9 and two the plans page must filter out. */
 export const premiumPlansSeed: DemoSeed = { name: 'premium-plans', run: seedPlans };

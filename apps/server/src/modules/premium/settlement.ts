@@ -189,7 +189,7 @@ export async function lapseUnpaidRenewals(ctx: PaymentContext): Promise<number> 
   return Number(lapsed.numUpdatedRows);
 }
 
-/** The periodic check of DESIGN §3: settles invoices whose shopper never came back. */
+/** The periodic check of product.md §10: settles invoices whose shopper never came back. */
 export async function checkPendingInvoices(ctx: PaymentContext, limit = 100): Promise<number> {
   const pending = await ctx.db
     .selectFrom('payment_invoices')

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../lib/errors.js';
 import { listUserSubscriptions, selectSubscriptions, toSubscriptionView } from '../subscriptions/queries.js';
 
 /**
- * The user's subscriptions (spec §7 `users/{sub}/subscriptions`). Without IsFutureActive only
+ * The user's subscriptions (product.md §7 `users/{sub}/subscriptions`). Without IsFutureActive only
  * periods that have started are listed; with it, a paid period waiting to start is listed too.
  */
 export async function listSubscriptions(

@@ -1,4 +1,4 @@
-/** Sandbox test cards of DESIGN §3. */
+/** Sandbox test cards of product.md §10. */
 export const PAID_CARD = '4242424242424242';
 export const DECLINED_CARD = '4000000000000002';
 

@@ -51,7 +51,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The built-in card gateway stand-in (DESIGN §3), mounted at /sandbox-gateway outside /api. It
+ * The built-in card gateway stand-in (product.md §10), mounted at /sandbox-gateway outside /api. It
  * speaks the provider protocol the premium module's adapter uses: `rest/token`, the payment
  * page with `token` and `os`, `rest/check-payment`, and a signed callback to the merchant.
  */

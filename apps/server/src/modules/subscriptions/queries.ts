@@ -5,7 +5,7 @@ import type { Database, SourceType } from '../../db/schema.js';
 
 /**
  * Sources whose renewals the store charges: their periods stay active past the end date while
- * auto-renew is on (spec §4). Card periods bought here have no stored card, so they renew only
+ * auto-renew is on (product.md §4). Card periods bought here have no stored card, so they renew only
  * when a renewal payment arrives, and access ends at the end date until it does.
  */
 const STORE_RENEWED_SOURCES: SourceType[] = ['Apple IAP', 'Google Play'];
@@ -34,7 +34,7 @@ export type SubscriptionRow = Awaited<
   ReturnType<ReturnType<typeof selectSubscriptions>['executeTakeFirstOrThrow']>
 >;
 
-/** One row of `selectSubscriptions` in the spec's shape (spec §3 `Subscriptions`). */
+/** One row of `selectSubscriptions` in the spec's shape (product.md §3 `Subscriptions`). */
 export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView['Role']): SubscriptionView {
   return {
     SubscriptionId: row.id,
@@ -68,7 +68,7 @@ export function userSubscriptionsQuery(db: Kysely<Database>, userId: string, now
         join.onRef('m.subscription_id', '=', 's.id').on('m.user_id', '=', userId),
       )
       // Candidates first, each through its own index: an OR across the owner column and the
-      // joined member row alone makes PostgreSQL scan every subscription (growth budget, DESIGN §6).
+      // joined member row alone makes PostgreSQL scan every subscription (growth budget, performance.md).
       .where('s.id', 'in', (eb) =>
         eb
           .selectFrom('subscriptions as owned')
@@ -101,7 +101,7 @@ const selectUserSubscriptions = prepared((db: Kysely<Database>, args: { userId: 
   userSubscriptionsQuery(db, args.userId, args.now).orderBy('s.end_date', 'desc'),
 );
 
-/** Rows of `userSubscriptionsQuery`, newest first, as the profile's `Subscriptions` (spec §3). */
+/** Rows of `userSubscriptionsQuery`, newest first, as the profile's `Subscriptions` (product.md §3). */
 export function toSubscriptionViews(rows: SubscriptionRow[], userId: string): SubscriptionView[] {
   const owned = rows.filter((row) => row.owner_id === userId);
   const joined = rows.filter((row) => row.owner_id !== userId);
@@ -111,7 +111,7 @@ export function toSubscriptionViews(rows: SubscriptionRow[], userId: string): Su
   ];
 }
 
-/** The profile's `Subscriptions` list (spec §3): owned periods first; the site uses the first. */
+/** The profile's `Subscriptions` list (product.md §3): owned periods first; the site uses the first. */
 export async function listUserSubscriptions(
   db: Kysely<Database>,
   userId: string,

@@ -6,13 +6,13 @@ import './tables.js';
 const TIMEOUT_MS = 5000;
 
 export interface CouponNotice {
-  /** The user's phone number, or their username when they have none (spec §7). */
+  /** The user's phone number, or their username when they have none (product.md §7). */
   msisdn: string;
   couponcode: string;
 }
 
 /**
- * The follow-up call after a voucher is redeemed (spec §7): POST `{ msisdn, couponcode }` to
+ * The follow-up call after a voucher is redeemed (product.md §7): POST `{ msisdn, couponcode }` to
  * COUPON_SERVICE_URL. Without that URL the call is recorded, not sent. Its result is not used,
  * so a failure is logged and never undoes the redemption.
  */

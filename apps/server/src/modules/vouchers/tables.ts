@@ -12,7 +12,7 @@ export interface VouchersTable {
   subscription_id: string | null;
 }
 
-/** The follow-up call of spec §7 to the coupon service: recorded, and sent when configured. */
+/** The follow-up call of product.md §7 to the coupon service: recorded, and sent when configured. */
 export interface CouponNotificationsTable {
   id: Generated<number>;
   msisdn: string;

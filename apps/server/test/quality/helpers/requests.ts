@@ -78,7 +78,7 @@ export function sendRaw(
 
 /**
  * What is wrong with an answer to bad input, or undefined when it is right: a 4xx whose body is
- * the one error shape `{ error, message }` (DESIGN §2).
+ * the one error shape `{ error, message }` (api.md).
  */
 export function refusalProblem(response: LightMyRequestResponse): string | undefined {
   if (response.statusCode >= 500)

@@ -3,7 +3,7 @@ import type { Database } from '../../../src/db/schema.js';
 
 /**
  * Tables whose rows change by design when a request is refused: throttle counters count refused
- * attempts (DESIGN §7), so they are left out of "stored data".
+ * attempts (security.md), so they are left out of "stored data".
  */
 const BOOKKEEPING_TABLES = new Set(['rate_limits', 'kysely_migration', 'kysely_migration_lock']);
 

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 
 const APP_STORE_URL = 'https://apps.apple.com/mn/app/tunes';
@@ -33,10 +34,17 @@ function Badge({ href, label, store }: { href: string; label: string; store: 'ap
   );
 }
 
-/** Apple and Google badges on a computer; only the phone's own store on iOS or Android (spec §2). */
+/** Apple and Google badges on a computer; only the phone's own store on iOS or Android (product.md §2). */
+const noSubscription = () => () => {};
+
 export function AppBadges() {
   const { t } = useTranslation('common');
-  const platform = detectPlatform(navigator.userAgent);
+  // A prerendered page shows both badges (as on a computer); a phone narrows them once hydrated.
+  const platform = useSyncExternalStore(
+    noSubscription,
+    () => detectPlatform(navigator.userAgent),
+    (): Platform => 'desktop',
+  );
   return (
     <div className="store-badges">
       {platform !== 'android' && (

@@ -6,7 +6,7 @@ import { Logo } from './logo';
 import { MobileMenu } from './mobile-menu';
 import { NavLinks } from './nav-links';
 
-/** Login button for visitors; Profile link once signed in with a profile that loaded (spec §2). */
+/** Login button for visitors; Profile link once signed in with a profile that loaded (product.md §2). */
 function AccountLink() {
   const { t } = useTranslation('common');
   const session = useSession();

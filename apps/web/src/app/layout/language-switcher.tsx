@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@tunes/shared/constants';
 import { useTranslation } from 'react-i18next';
 
-/** The bar above the header that switches between English and Mongolian (spec §2). */
+/** The bar above the header that switches between English and Mongolian (product.md §2). */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation('common');
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLinks } from './nav-links';
 
 /**
- * The slide-out menu of screens up to 1024 px (spec §2): home, premium (hidden when subscribed),
+ * The slide-out menu of screens up to 1024 px (product.md §2): home, premium (hidden when subscribed),
  * terms, FAQ, contact and a copyright line. A modal dialog: Escape and the backdrop close it.
  */
 export function MobileMenu({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useIsSubscribed } from '@/lib/auth';
 
-/** The site's main links (spec §2); Premium is hidden once the user is subscribed. */
+/** The site's main links (product.md §2); Premium is hidden once the user is subscribed. */
 export function NavLinks({
   onNavigate,
   includeHome = false,

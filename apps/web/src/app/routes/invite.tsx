@@ -20,7 +20,7 @@ function storedCode(): string | null {
 const stayOnInvite = () => {};
 
 /**
- * /invite?code=… (spec §2/§4): the code is kept in sessionStorage as `sharedCode`; a signed-in
+ * /invite?code=… (product.md §2/§4): the code is kept in sessionStorage as `sharedCode`; a signed-in
  * user gets the 'join premium' block, a visitor sees login/register first.
  */
 export default function InvitePage() {

@@ -4,7 +4,7 @@ import { Page, PageTitle } from '@/components/page';
 import { LoginModal } from '@/features/accounts/components/login-modal';
 import { useSession } from '@/lib/auth';
 
-/** /login (spec §2): the login-or-register modal; a signed-in user goes to /profile. */
+/** /login (product.md §2): the login-or-register modal; a signed-in user goes to /profile. */
 export default function LoginPage() {
   const { t } = useTranslation('common');
   const session = useSession();

@@ -4,7 +4,7 @@ import { goToProfile } from '@/features/accounts/api/sign-in';
 import { blockEnter } from '@/features/accounts/components/block-enter';
 import { EmailAuth } from '@/features/accounts/components/email-auth';
 
-/** /phoneauth (spec §2): shows the e-mail auth component. */
+/** /phoneauth (product.md §2): shows the e-mail auth component. */
 export default function PhoneAuthPage() {
   const { t } = useTranslation('common');
   const { t: tAccounts } = useTranslation('accounts');
@@ -12,7 +12,7 @@ export default function PhoneAuthPage() {
     <Page narrow>
       <PageTitle>{t('pages.phoneauth')}</PageTitle>
       <p>{tAccounts('phoneauth.intro')}</p>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: only blocks Enter in the inputs inside (spec §2). */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: only blocks Enter in the inputs inside (product.md §2). */}
       <div className="card" onKeyDown={blockEnter}>
         <EmailAuth onSignedIn={goToProfile} />
       </div>

@@ -4,7 +4,7 @@ import { Page, PageTitle } from '@/components/page';
 import { ProfileEditForm } from '@/features/accounts/components/profile-edit-form';
 import { useProfile, useSession } from '@/lib/auth';
 
-/** /profile-edit (spec §2): visitors go to /. */
+/** /profile-edit (product.md §2): visitors go to /. */
 export default function ProfileEditPage() {
   const { t } = useTranslation('common');
   const session = useSession();

@@ -11,7 +11,7 @@ import { useProfile, useSession } from '@/lib/auth';
 /**
  * /profile composes the features: account details (accounts), subscription (premium),
  * vouchers, and the family plan (family). The accounts feature owns this page's layout.
- * Visitors are sent to / (spec §6).
+ * Visitors are sent to / (product.md §6).
  */
 export default function ProfilePage() {
   const { t } = useTranslation('common');

@@ -24,7 +24,7 @@ function shownText(schema: z.ZodType, input: unknown): string | null {
  * Spec §5: the server's request schemas and the site's forms are the same shared schemas, so the
  * rules agree; these cases pin the rules and the spec's English texts.
  */
-describe('validation rules of spec §5', () => {
+describe('validation rules of product.md §5', () => {
   it('e-mail and login password (the login form uses the same emailSchema and loginPasswordSchema)', () => {
     expect(shownText(loginSchema, { username: 'a b@c.mn', password: 'x' })).toBe(
       'Please enter a valid email address.',

@@ -75,7 +75,7 @@ describe('English help texts', () => {
   const section = (title: RegExp) =>
     en.terms.sections.find((item) => title.test(item.title))?.paragraphs.join(' ') ?? '';
 
-  it('give the plans and prices of spec §9', () => {
+  it('give the plans and prices of product.md §9', () => {
     const plans = answer('Which plans are there and what do they cost?');
     expect(plans).toMatch(/Premium: 6,900₮ a month for one person/);
     expect(plans).toMatch(/Duo: 9,900₮ a month for two people instead of 13,800₮ \(28% less\)/);

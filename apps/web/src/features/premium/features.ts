@@ -1,4 +1,4 @@
-/** The comparison rows (spec §2): Free has only the first, Premium all seven. */
+/** The comparison rows (product.md §2): Free has only the first, Premium all seven. */
 export const COMPARISON_FEATURES = [
   'listen',
   'skips',

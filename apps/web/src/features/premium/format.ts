@@ -13,7 +13,7 @@ function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: strin
   return found;
 }
 
-/** Prices and dates in the active language (DESIGN §5): MNT as "6,900 ₮". */
+/** Prices and dates in the active language (architecture.md): MNT as "6,900 ₮". */
 export function formatPrice(amount: number, currency: string, language: string): string {
   if (currency === 'MNT') {
     const format = formatter(

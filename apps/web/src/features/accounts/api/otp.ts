@@ -3,7 +3,7 @@ import { ApiError, apiRequest } from '@/lib/api-client';
 
 export type OtpTarget = { msisdn: string } | { email: string };
 
-/** `GET /api/users/requestotp`: SMS for a number, e-mail (language 'en') for an address (spec §7). */
+/** `GET /api/users/requestotp`: SMS for a number, e-mail (language 'en') for an address (product.md §7). */
 export function requestOtp(target: OtpTarget, language: string): Promise<unknown> {
   const query =
     'email' in target
@@ -12,7 +12,7 @@ export function requestOtp(target: OtpTarget, language: string): Promise<unknown
   return apiRequest('/api/users/requestotp', { query });
 }
 
-/** Whether the answer of `requestOtp` failing means "a code was already sent" (spec §7: 429). */
+/** Whether the answer of `requestOtp` failing means "a code was already sent" (product.md §7: 429). */
 export function isAlreadySent(error: unknown): boolean {
   return error instanceof ApiError && error.status === 429;
 }
@@ -24,7 +24,7 @@ export function retryAfterSeconds(error: unknown): number | undefined {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** `GET /api/users/validateotp`: true when the error field is null or "610" (spec §5). */
+/** `GET /api/users/validateotp`: true when the error field is null or "610" (product.md §5). */
 export async function validateOtp(target: OtpTarget, otp: string): Promise<boolean> {
   const { error } = await apiRequest<{ error: string | null }>('/api/users/validateotp', {
     query: { ...target, otp },

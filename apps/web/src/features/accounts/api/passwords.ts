@@ -1,6 +1,6 @@
 import { apiRequest } from '@/lib/api-client';
 
-/** `POST /api/users/forgot-password` with Language 'MN' (spec §9). */
+/** `POST /api/users/forgot-password` with Language 'MN' (product.md §9). */
 export function forgotPassword(email: string) {
   return apiRequest<{ message: string }>('/api/users/forgot-password', {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { apiRequest } from '@/lib/api-client';
 
-/** `POST /api/users/registerbymsisdn` (spec §3 "Mobile registration"). */
+/** `POST /api/users/registerbymsisdn` (product.md §3 "Mobile registration"). */
 export function registerByMsisdn(phoneNumber: string, countryCode: number, token: string) {
   return apiRequest<{ UserId: string }>('/api/users/registerbymsisdn', {
     method: 'POST',
@@ -15,7 +15,7 @@ export interface EmailRegistration {
   otp: string;
 }
 
-/** `POST /api/users/register` (spec §3 "E-mail registration": Username equals Email, Language 'en'). */
+/** `POST /api/users/register` (product.md §3 "E-mail registration": Username equals Email, Language 'en'). */
 export function registerByEmail({ email, password, country, otp }: EmailRegistration) {
   return apiRequest<{ UserId: string }>('/api/users/register', {
     method: 'POST',

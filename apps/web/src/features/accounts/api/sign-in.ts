@@ -8,18 +8,18 @@ function subjectOf(accessToken: string): string {
   return (JSON.parse(json) as { sub: string }).sub;
 }
 
-/** Grant of spec §7: `grant_type=msisdn` with the number and its code. */
+/** Grant of product.md §7: `grant_type=msisdn` with the number and its code. */
 export function grantByMsisdn(msisdn: string, code: string): Promise<TokenResponse> {
   return requestToken({ grant_type: 'msisdn', msisdn, code, skip_decryption: 'true' });
 }
 
-/** Grant of spec §7: `grant_type=password` with username and password. */
+/** Grant of product.md §7: `grant_type=password` with username and password. */
 export function grantByPassword(username: string, password: string): Promise<TokenResponse> {
   return requestToken({ grant_type: 'password', username, password, skip_decryption: 'true' });
 }
 
 /**
- * Stores the session of spec §3 (tokens and ids only, never the password) and fills username
+ * Stores the session of product.md §3 (tokens and ids only, never the password) and fills username
  * and phone from the user's login info, read with the user's own token.
  */
 export async function storeSession(
@@ -45,7 +45,7 @@ export async function storeSession(
     }
     writeSession(session);
   } catch (error) {
-    // Login info only completes the session (spec §8: failures are logged only).
+    // Login info only completes the session (product.md §8: failures are logged only).
     console.error('getlogins failed', error);
   }
   return session;

@@ -5,7 +5,7 @@ import { profileQueryKey } from '@/lib/auth';
 
 export type ProfileForm = Profile & { Email: string };
 
-/** `PATCH /api/users/me/details` with the whole form state (spec §3). */
+/** `PATCH /api/users/me/details` with the whole form state (product.md §3). */
 export function updateDetails(form: ProfileForm): Promise<Profile> {
   return apiRequest<Profile>('/api/users/me/details', { method: 'PATCH', json: form, auth: true });
 }

@@ -9,7 +9,7 @@ interface Props {
   invalid?: boolean;
 }
 
-/** Four single-digit boxes (spec §2): typing moves on, backspace on an empty box moves back. */
+/** Four single-digit boxes (product.md §2): typing moves on, backspace on an empty box moves back. */
 export function CodeBoxes({ digits, onChange, invalid }: Props) {
   const { t } = useTranslation('accounts');
   const boxes = useRef<(HTMLInputElement | null)[]>([]);

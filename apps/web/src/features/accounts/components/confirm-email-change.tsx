@@ -16,7 +16,7 @@ interface Props {
 }
 
 /**
- * The second step of an e-mail change (DESIGN §7): the new address takes effect only once the
+ * The second step of an e-mail change (security.md): the new address takes effect only once the
  * code sent to it is entered here; the old one stays until then.
  */
 export function ConfirmEmailChange({ profile, pendingEmail, onConfirmed }: Props) {

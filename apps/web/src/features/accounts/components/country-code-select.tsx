@@ -78,7 +78,7 @@ interface Props {
   onChange(dialCode: number): void;
 }
 
-/** Searchable dial-code dropdown (spec §2), Mongolia +976 by default. */
+/** Searchable dial-code dropdown (product.md §2), Mongolia +976 by default. */
 export function CountryCodeSelect({ value, onChange }: Props) {
   const { t, i18n } = useTranslation('accounts');
   const [open, setOpen] = useState(false);

@@ -19,7 +19,7 @@ interface Props {
   onBack(): void;
 }
 
-/** Create an account, step 1 (spec §2): the e-mail address that receives a code. */
+/** Create an account, step 1 (product.md §2): the e-mail address that receives a code. */
 export function CreateAccountForm({ onCodeSent, onBack }: Props) {
   const { t, i18n } = useTranslation('accounts');
   const [failure, setFailure] = useState('');

@@ -23,7 +23,7 @@ const TITLES: Record<Step['name'], string | null> = {
 };
 
 /**
- * The e-mail chain of spec §2: login ↔ forgot password; create account → verify code → finish
+ * The e-mail chain of product.md §2: login ↔ forgot password; create account → verify code → finish
  * account → automatic login.
  */
 export function EmailAuth({ onSignedIn }: { onSignedIn(): void }) {

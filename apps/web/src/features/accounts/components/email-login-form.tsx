@@ -19,7 +19,7 @@ interface Props {
   onCreate(): void;
 }
 
-/** E-mail and password login (spec §2), with links to forgot password and create account. */
+/** E-mail and password login (product.md §2), with links to forgot password and create account. */
 export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');

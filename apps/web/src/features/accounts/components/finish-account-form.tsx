@@ -44,7 +44,7 @@ interface Props {
   onSignedIn(): void;
 }
 
-/** Finish the account (spec §2): e-mail fixed, country, password twice → created → logged in. */
+/** Finish the account (product.md §2): e-mail fixed, country, password twice → created → logged in. */
 export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');

@@ -12,7 +12,7 @@ import styles from './login-modal.module.css';
 const schema = z.object({ email: emailSchema });
 type Values = z.input<typeof schema>;
 
-/** Forgot password (spec §2): on success a toast and back to the login form. */
+/** Forgot password (product.md §2): on success a toast and back to the login form. */
 export function ForgotPasswordForm({ onDone }: { onDone(): void }) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');

@@ -7,7 +7,7 @@ import styles from './login-modal.module.css';
 import { MobileLogin } from './mobile-login';
 
 interface Props {
-  /** After a successful sign-in; by default go to /profile and reload (spec §4). */
+  /** After a successful sign-in; by default go to /profile and reload (product.md §4). */
   onSignedIn?: () => void;
   /** The close button; hidden when not given. */
   onClose?: () => void;
@@ -34,7 +34,7 @@ function keepFocusInside(event: KeyboardEvent<HTMLElement>) {
   }
 }
 
-/** The login-or-register modal of spec §2: Mobile (default) or E-mail. */
+/** The login-or-register modal of product.md §2: Mobile (default) or E-mail. */
 export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
   const { t } = useTranslation('accounts');
   const [method, setMethod] = useState<'mobile' | 'email'>('mobile');

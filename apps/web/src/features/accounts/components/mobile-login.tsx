@@ -22,7 +22,7 @@ interface PhoneLoginState {
   codeSent: boolean;
 }
 
-/** The grant error's message key of spec §8. */
+/** The grant error's message key of product.md §8. */
 function grantErrorKey(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === GRANT_ERRORS.cannotAuthenticate) return 'messages.cant-authenticate-mobile';
@@ -32,7 +32,7 @@ function grantErrorKey(error: unknown): string {
   return 'messages.login-failed';
 }
 
-/** Mobile login of spec §2/§4: number → code → grant (registering on 604) → signed in. */
+/** Mobile login of product.md §2/§4: number → code → grant (registering on 604) → signed in. */
 export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
   const { t, i18n } = useTranslation('accounts');
   const [state, setState] = useState<PhoneLoginState>({

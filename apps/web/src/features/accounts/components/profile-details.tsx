@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { logout } from '@/lib/auth';
 import styles from './profile.module.css';
 
-/** Profile details of spec §2: name, e-mail address, mobile number; edit link and logout. */
+/** Profile details of product.md §2: name, e-mail address, mobile number; edit link and logout. */
 export function ProfileDetails({ profile }: { profile: Profile }) {
   const { t } = useTranslation('accounts');
   const name = `${profile.FirstName} ${profile.LastName}`.trim() || profile.DisplayName;

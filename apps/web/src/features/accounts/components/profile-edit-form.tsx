@@ -29,7 +29,7 @@ const FIELDS = [
   ['Email', 'edit.email', 'email', 'email'],
 ] as const;
 
-/** /profile-edit (spec §2): FirstName, LastName, Email, at most 50 characters; success → /profile. */
+/** /profile-edit (product.md §2): FirstName, LastName, Email, at most 50 characters; success → /profile. */
 export function ProfileEditForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation('accounts');
   const [, navigate] = useLocation();
@@ -49,7 +49,7 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   const submit = form.handleSubmit(async (values) => {
     setFailure('');
     try {
-      // The whole edit state is sent (spec §3); the server reads the editable fields.
+      // The whole edit state is sent (product.md §3); the server reads the editable fields.
       const saved = await update.mutateAsync({ ...profile, ...values });
       toast.success(t('edit.saved'));
       // A new address waits for the code sent to it before it counts.

@@ -21,7 +21,7 @@ function failureMessage(error: unknown, t: (key: string) => string): string {
 }
 
 /**
- * Silent login from `/premium?userId=…&token=…` (spec §4): validates the HMAC token, stores the
+ * Silent login from `/premium?userId=…&token=…` (product.md §4): validates the HMAC token, stores the
  * session and goes to /profile with a Mongolian toast; on failure a Mongolian toast and the error.
  */
 export function SilentLogin() {

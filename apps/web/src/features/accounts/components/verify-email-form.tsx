@@ -14,7 +14,7 @@ interface Props {
   onVerified(otp: string): void;
 }
 
-/** Verify the e-mail with the 4-digit code (spec §2, §8 validateOTP messages). */
+/** Verify the e-mail with the 4-digit code (product.md §2, §8 validateOTP messages). */
 export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
   const { t, i18n } = useTranslation('accounts');
   const [digits, setDigits] = useState<string[]>(() => Array(OTP_LENGTH).fill(''));

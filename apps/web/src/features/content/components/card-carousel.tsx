@@ -13,7 +13,7 @@ const AUTOPLAY_DELAY_MS = 4000;
 /**
  * Embla's `duration` is not milliseconds but the stiffness of its scroll physics (a spring
  * stepped 60 times a second with friction 0.68). At 22 a one-card move (300–400 px) comes within
- * 1 px of its place after about 700 ms, the carousel speed of spec §9 (`CAROUSEL_SPEED_MS`); the
+ * 1 px of its place after about 700 ms, the carousel speed of product.md §9 (`CAROUSEL_SPEED_MS`); the
  * mapping is worked out in docs/decisions/0006-content.md.
  */
 export const EMBLA_DURATION_FOR_700_MS = 22;
@@ -26,7 +26,7 @@ interface CardCarouselProps {
 }
 
 /**
- * A carousel of cards linking out (spec §2), built on Embla: 4 / 2 / 1 in view, 700 ms moves,
+ * A carousel of cards linking out (product.md §2), built on Embla: 4 / 2 / 1 in view, 700 ms moves,
  * endless, autoplay that pauses while hovered or focused, stays off when the visitor prefers
  * reduced motion and has its own pause button (WCAG 2.2.2). Cards out of view are inert and
  * hidden from assistive technology, so Tab and screen readers meet only what is on screen.

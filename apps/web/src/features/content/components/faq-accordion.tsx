@@ -7,7 +7,7 @@ export interface FaqItem {
   a: string[];
 }
 
-/** The FAQ of spec §2: one answer open at a time; each question a button that says if it is open. */
+/** The FAQ of product.md §2: one answer open at a time; each question a button that says if it is open. */
 export function FaqAccordion() {
   const { t } = useTranslation('content-help');
   const [open, setOpen] = useState<number | null>(null);

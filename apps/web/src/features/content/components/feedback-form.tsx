@@ -28,7 +28,7 @@ const FIELDS: {
   { name: 'feedback', type: 'textarea', max: FEEDBACK_TEXT_MAX_LENGTH, autoComplete: 'off' },
 ];
 
-/** The feedback form of /contact (spec §2, §5, §7): all fields required; clears on success. */
+/** The feedback form of /contact (product.md §2, §5, §7): all fields required; clears on success. */
 export function FeedbackForm() {
   const { t } = useTranslation('content');
   const { t: tCommon } = useTranslation('common');

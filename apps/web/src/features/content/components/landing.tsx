@@ -11,7 +11,7 @@ import { Reels } from './reels';
 
 /**
  * The carousels and their library (Embla) load after the banner has painted, once the cards are
- * here, to keep the JavaScript before the first paint of `/` within budget (DESIGN §6).
+ * here, to keep the JavaScript before the first paint of `/` within budget (performance.md).
  */
 const CardCarousel = lazy(() => import('./card-carousel'));
 
@@ -43,7 +43,7 @@ function LazyCarousel(props: { title: string; cards: readonly ContentCard[]; rou
 const ofType = (cards: readonly ContentCard[], type: ContentCard['type']) =>
   cards.filter((card) => card.type === type);
 
-/** The landing page of spec §2: banner, card carousels, featured music video and reels. */
+/** The landing page of product.md §2: banner, card carousels, featured music video and reels. */
 export function Landing() {
   const { t } = useTranslation('content');
   const landing = useLandingPage();

@@ -24,7 +24,7 @@ function Part({ id, title, sections }: { id: string; title: string; sections: Se
   );
 }
 
-/** Terms of service (11 sections) and privacy policy (6 sections) of spec §2, from this product's facts. */
+/** Terms of service (11 sections) and privacy policy (6 sections) of product.md §2, from this product's facts. */
 export function TermsOfService() {
   const { t } = useTranslation('content-help');
   const terms = t('terms.sections', { returnObjects: true }) as Section[];

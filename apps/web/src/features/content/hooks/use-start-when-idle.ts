@@ -23,7 +23,7 @@ function askForIdle() {
 /**
  * False until the browser has an idle moment for this caller after mount (or `start` is called,
  * e.g. on the first hover or focus), then true. Heavy set-up, such as four carousels measuring
- * their slides, then runs as several short tasks instead of one long one (TBT, DESIGN §6).
+ * their slides, then runs as several short tasks instead of one long one (TBT, performance.md).
  */
 export function useStartWhenIdle(): [started: boolean, start: () => void] {
   const [started, setStarted] = useState(false);

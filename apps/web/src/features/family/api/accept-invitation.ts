@@ -9,7 +9,7 @@ export function acceptInvitation(code: string): Promise<{ SubscriptionId: string
   });
 }
 
-/** The translation key of the spec §8 message for a refused invitation. */
+/** The translation key of the product.md §8 message for a refused invitation. */
 export function acceptErrorKey(error: unknown): 'join.already-subscribed' | 'join.invalid' {
   return error instanceof ApiError &&
     error.status === 400 &&

@@ -9,7 +9,7 @@ export function createInvitationCode(subscriptionId: string): Promise<{ Code: st
   });
 }
 
-/** Creates a link for one free seat, then reloads the codes (spec §4). */
+/** Creates a link for one free seat, then reloads the codes (product.md §4). */
 export function useCreateInvitationCode(subscriptionId: string) {
   const queryClient = useQueryClient();
   return useMutation({

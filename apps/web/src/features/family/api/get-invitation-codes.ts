@@ -18,7 +18,7 @@ export const invitationCodesQueryOptions = (subscriptionId: string) =>
     queryFn: () => getInvitationCodes(subscriptionId),
   });
 
-/** The owner's live invitation codes and how many more may be created (spec §7). */
+/** The owner's live invitation codes and how many more may be created (product.md §7). */
 export function useInvitationCodes(subscriptionId: string) {
   return useQuery(invitationCodesQueryOptions(subscriptionId));
 }

@@ -5,7 +5,7 @@ import { apiRequest } from '@/lib/api-client';
 export const sharedUsersQueryKey = (subscriptionId: string) =>
   ['family', subscriptionId, 'shared-by'] as const;
 
-/** The plan's members; a failure gives an empty list (spec §8). */
+/** The plan's members; a failure gives an empty list (product.md §8). */
 export async function getSharedUsers(subscriptionId: string): Promise<SharedUser[]> {
   try {
     return await apiRequest<SharedUser[]>(

@@ -10,7 +10,7 @@ export function removeSharedUser(subscriptionId: string, userId: string): Promis
   );
 }
 
-/** Takes a member off the plan, then reloads the codes and members (spec §4). */
+/** Takes a member off the plan, then reloads the codes and members (product.md §4). */
 export function useRemoveSharedUser(subscriptionId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -9,7 +9,7 @@ import { InviteLinks } from './invite-links';
 import { SharedUsers } from './shared-users';
 
 /**
- * Owner view of a Duo/Family plan on /profile (spec §2): shown when the first subscription is
+ * Owner view of a Duo/Family plan on /profile (product.md §2): shown when the first subscription is
  * the user's own and its package allows sharing.
  */
 export function FamilyPlan({ profile }: { profile: Profile }) {

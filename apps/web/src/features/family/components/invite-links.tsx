@@ -13,7 +13,7 @@ async function copyText(text: string, field: HTMLInputElement | null): Promise<v
   }
 }
 
-/** Each generated link in a read-only field with a Copy button (spec §2). */
+/** Each generated link in a read-only field with a Copy button (product.md §2). */
 export function InviteLinks({ codes }: { codes: string[] }) {
   const { t } = useTranslation('family');
   if (codes.length === 0) return null;

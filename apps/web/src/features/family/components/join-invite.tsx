@@ -7,7 +7,7 @@ import styles from './family.module.css';
 type Result = { kind: 'joined' } | { kind: 'refused'; messageKey: ReturnType<typeof acceptErrorKey> };
 
 /**
- * The 'join premium' block (spec §2/§4) for a signed-in user holding a pending shared code:
+ * The 'join premium' block (product.md §2/§4) for a signed-in user holding a pending shared code:
  * Accept invite, then 'now part of family plan' or the refusal in the red message area.
  */
 export function JoinInvite() {

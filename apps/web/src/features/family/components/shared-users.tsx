@@ -14,7 +14,7 @@ function ProfileIcon() {
   );
 }
 
-/** The plan's members, each with icon, first name, phone and Remove (spec §2). */
+/** The plan's members, each with icon, first name, phone and Remove (product.md §2). */
 export function SharedUsers({ subscriptionId, users }: { subscriptionId: string; users: SharedUser[] }) {
   const { t } = useTranslation('family');
   const remove = useRemoveSharedUser(subscriptionId);

@@ -9,7 +9,7 @@ function read(): string | null {
   }
 }
 
-/** Stores an invite code from a link so it survives signing in (spec §3: `sharedCode`). */
+/** Stores an invite code from a link so it survives signing in (product.md §3: `sharedCode`). */
 export function storeSharedCode(code: string): void {
   try {
     sessionStorage.setItem(SHARED_CODE_KEY, code);

@@ -28,7 +28,7 @@ const plansQuery = (merchantId: number | undefined) =>
 const ourMerchant = (merchants: readonly Merchant[] | undefined) =>
   merchants?.find((candidate) => candidate.MerchantId === MERCHANT_ID);
 
-/** Starts merchants, then its plans (spec §7), while the premium page's code loads. */
+/** Starts merchants, then its plans (product.md §7), while the premium page's code loads. */
 export function prefetchPlans(client: QueryClient): void {
   client
     .fetchQuery(merchantsQuery)
@@ -46,7 +46,7 @@ export function useMerchants() {
 
 const NO_PLANS: Plan[] = [];
 
-/** Merchant 14's plans (spec §7: merchants first, then its plans); every currency and offer. */
+/** Merchant 14's plans (product.md §7: merchants first, then its plans); every currency and offer. */
 export function usePlans() {
   const merchants = useMerchants();
   const merchant = ourMerchant(merchants.data);

@@ -19,7 +19,7 @@ export async function cacheItem(key: string, value: string): Promise<void> {
 
 export type CheckoutErrorKey = 'already-subscribed' | 'gateway-error' | 'failed';
 
-/** The translation key of the message for a checkout that could not start (spec §4, §8). */
+/** The translation key of the message for a checkout that could not start (product.md §4, §8). */
 export function checkoutErrorKey(error: unknown): CheckoutErrorKey {
   if (error instanceof ApiError && error.code === ALREADY_SUBSCRIBED_CODE) return 'already-subscribed';
   if (error instanceof ApiError && error.code === PAYMENT_GATEWAY_ERROR_CODE) return 'gateway-error';

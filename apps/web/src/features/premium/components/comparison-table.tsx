@@ -3,7 +3,7 @@ import { COMPARISON_FEATURES } from '../features';
 import { Cross, Tick } from './icons';
 import styles from './premium.module.css';
 
-/** Free vs Premium (spec §2): seven rows; Free has only the first feature, Premium all. */
+/** Free vs Premium (product.md §2): seven rows; Free has only the first feature, Premium all. */
 export function ComparisonTable() {
   const { t } = useTranslation('premium');
   return (

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { PageTitle } from '@/components/page';
 import styles from './premium.module.css';
 
-/** /success (spec §2): 'subscription active' with a link to the profile. */
+/** /success (product.md §2): 'subscription active' with a link to the profile. */
 export function PaymentSuccess() {
   const { t } = useTranslation('premium');
   const queryClient = useQueryClient();
@@ -24,7 +24,7 @@ export function PaymentSuccess() {
   );
 }
 
-/** /failed (spec §2): the payment cancelled notice. */
+/** /failed (product.md §2): the payment cancelled notice. */
 export function PaymentFailed() {
   const { t } = useTranslation('premium');
   return (

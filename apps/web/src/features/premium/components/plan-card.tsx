@@ -12,7 +12,7 @@ interface PlanCardProps {
   busy: boolean;
 }
 
-/** One plan (spec §2): name, type, description, users, six features, price, duration, badges. */
+/** One plan (product.md §2): name, type, description, users, six features, price, duration, badges. */
 export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
   const { t, i18n } = useTranslation('premium');
   const language = i18n.language;

@@ -36,7 +36,7 @@ function PlansLoading({ label }: { label: string }) {
   );
 }
 
-/** /premium (spec §2): banner, currency, plans for sale, Free vs Premium, store note. */
+/** /premium (product.md §2): banner, currency, plans for sale, Free vs Premium, store note. */
 export function PremiumPage() {
   const { t } = useTranslation('premium');
   const { t: tCommon } = useTranslation('common');
@@ -47,7 +47,7 @@ export function PremiumPage() {
   const loaded = usePlans();
   const { merchants } = loaded;
   // The cards render in a transition React can pause: arriving plans are not one long task
-  // while the page becomes interactive (TBT, DESIGN §6).
+  // while the page becomes interactive (TBT, performance.md).
   const plans = useDeferredValue(loaded.plans);
   const isLoading = useDeferredValue(loaded.isLoading);
   const checkout = useStartCheckout(session?.sub);

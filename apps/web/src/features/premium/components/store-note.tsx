@@ -2,7 +2,7 @@ import type { SubscriptionView } from '@tunes/shared/profile';
 import { useTranslation } from 'react-i18next';
 import styles from './premium.module.css';
 
-/** The note for a subscription bought in the App Store or Google Play (spec §2). */
+/** The note for a subscription bought in the App Store or Google Play (product.md §2). */
 export function StoreNote({ subscription }: { subscription: SubscriptionView | undefined }) {
   const { t } = useTranslation('premium');
   const source = subscription?.Source.SourceType;

@@ -10,7 +10,7 @@ import styles from './premium.module.css';
 import { StoreNote } from './store-note';
 
 /**
- * The subscription block of /profile (spec §2/§4): Active or Inactive; while the end date is in
+ * The subscription block of /profile (product.md §2/§4): Active or Inactive; while the end date is in
  * the future the package, dates and auto-renew; the store note; Go Premium without one; and
  * cancelling Premium for the owner of a card subscription that still renews.
  */

@@ -12,7 +12,7 @@ export function redeemVoucher(code: string): Promise<RedeemedVoucher> {
 
 export type VoucherErrorKey = 'invalid' | 'already-subscribed' | 'locked' | 'failed';
 
-/** The translation key of the message for a refused voucher (spec §8). */
+/** The translation key of the message for a refused voucher (product.md §8). */
 export function voucherErrorKey(error: unknown): VoucherErrorKey {
   if (!(error instanceof ApiError)) return 'failed';
   if (error.status === 429) return 'locked';

@@ -10,7 +10,7 @@ import { toVoucherInput } from './voucher-input';
 
 type Result = { kind: 'success' } | { kind: 'error'; key: VoucherErrorKey };
 
-/** The voucher redeem box of /profile: idle → loading → success or error (spec §4/§8). */
+/** The voucher redeem box of /profile: idle → loading → success or error (product.md §4/§8). */
 export function VoucherBox() {
   const { t } = useTranslation('vouchers');
   const { t: tCommon } = useTranslation('common');

@@ -1,5 +1,5 @@
 import { VOUCHER_MAX_LENGTH } from '@tunes/shared/constants';
 
-/** Keeps only what a voucher code may hold while the user types (spec §5). */
+/** Keeps only what a voucher code may hold while the user types (product.md §5). */
 export const toVoucherInput = (value: string) =>
   value.replace(/[^A-Za-z0-9-]/g, '').slice(0, VOUCHER_MAX_LENGTH);
