@@ -1,92 +1,16 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig } from '../config.js';
-import { DataDirLockedError } from '../db/lock.js';
-import { type OpenedDatabase, openConfiguredDatabase } from '../runtime.js';
-import { type AdminCommand, type CommandContext, UsageError } from './command.js';
+import { runCli } from './run-cli.js';
 
-const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
-
-async function loadCommands(): Promise<Map<string, AdminCommand>> {
-  const files = (await readdir(COMMANDS_DIR)).filter(
-    (file) => /\.(js|ts)$/.test(file) && !file.endsWith('.d.ts'),
-  );
-  const commands = new Map<string, AdminCommand>();
-  for (const file of files.sort()) {
-    const module = (await import(pathToFileURL(path.join(COMMANDS_DIR, file)).href)) as {
-      command?: AdminCommand;
-    };
-    if (module.command) commands.set(module.command.name, module.command);
-  }
-  return commands;
-}
-
-function help(commands: Map<string, AdminCommand>): string {
-  const lines = [...commands.values()].map((command) => `  ${command.usage}\n      ${command.summary}`);
-  return (
-    `Usage: npm run admin -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
-    'Add --help after a command for its options. Exit codes: 0 done, 1 failed, 2 wrong arguments.\n'
-  );
-}
-
-const HELP_FLAGS = new Set(['--help', '-h', 'help']);
-
-/** node:util parseArgs errors name the bad option in their message; they are wrong arguments. */
-const isParseArgsError = (error: unknown) =>
-  typeof (error as { code?: unknown }).code === 'string' &&
-  (error as { code: string }).code.startsWith('ERR_PARSE_ARGS_');
-
-async function main(argv: string[]) {
-  const commands = await loadCommands();
-  const [name, ...args] = argv;
-  if (!name || HELP_FLAGS.has(name)) {
-    process.stdout.write(help(commands));
-    return 0;
-  }
-  const command = commands.get(name);
-  if (!command) {
-    process.stderr.write(`Unknown command: ${name}. Run "npm run admin -- --help" for the list.\n`);
-    return 2;
-  }
-  if (args.some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`${command.summary}\n\nUsage: npm run admin -- ${command.usage}\n`);
-    return 0;
-  }
-
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig();
-  let database: OpenedDatabase | undefined;
-  const context: CommandContext = {
-    config,
-    db: async () => {
-      database ??= await openConfiguredDatabase(config);
-      await database.ready;
-      return database.db;
-    },
-    print: (line) => process.stdout.write(`${line}\n`),
-  };
-  try {
-    await command.run(args, context);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
-      const message = (error as Error).message.split('\n')[0] ?? '';
-      process.stderr.write(`${name}: ${message}\nUsage: npm run admin -- ${command.usage}\n`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await database?.shutdown();
-  }
-}
-
-main(process.argv.slice(2)).then(
+// The operator's command line: `.env` if present, then the process's own streams and environment.
+if (existsSync('.env')) process.loadEnvFile('.env');
+runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+}).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
-    process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
     process.exit(1);
   },
 );

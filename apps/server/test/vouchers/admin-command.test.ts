@@ -35,6 +35,13 @@ describe('npm run admin -- vouchers:create', () => {
     expect(new Date(EndDate).getTime() - new Date(StartDate).getTime()).toBe(14 * 24 * 60 * 60 * 1000);
   });
 
+  it('names the valid package codes when the package is wrong', async () => {
+    const pkg = await familyPackage(t.db);
+    await expect(run(['--package', 'PREMIUM', '--days', '30'])).rejects.toThrow(
+      new RegExp(`^--package: no package has the code PREMIUM\\. Valid codes: .*${pkg.merchant_code}`),
+    );
+  });
+
   it('refuses an unknown package, bad numbers and a past or unreadable expiry', async () => {
     const pkg = await familyPackage(t.db);
     await expect(run(['--package', 'NO_SUCH_PLAN', '--days', '30'])).rejects.toThrow(UsageError);
