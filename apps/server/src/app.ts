@@ -8,6 +8,7 @@ import { loggerOptions } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
+import selfServiceRoutes from './modules/accounts/self-service-routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
 import contentRoutes from './modules/content/routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(healthRoutes);
       await api.register(accountRoutes);
       await api.register(profileRoutes);
+      await api.register(selfServiceRoutes);
       await api.register(tokenRoutes);
       await api.register(contentRoutes);
       await api.register(familyRoutes);

@@ -194,3 +194,32 @@ export type DetailsChange = z.input<typeof detailsChangeSchema>;
 
 /** `POST /api/users/me/email/confirm`: the code sent to the new address. */
 export const emailChangeConfirmSchema = z.object({ Otp: otpSchema });
+
+/** `POST /api/users/me/password` (product.md §14). */
+export const changePasswordSchema = z.object({
+  CurrentPassword: loginPasswordSchema,
+  NewPassword: newPasswordSchema,
+});
+
+/** One signed-in device (a refresh-token family) of `GET /api/users/me/sessions`. */
+export const sessionSchema = z.object({
+  id: z.string(),
+  /** e.g. "Chrome on Windows", "Safari on iOS (mobile)"; "Unknown device" without a user agent. */
+  device: z.string(),
+  /** The address it was last used from, with its last part hidden (e.g. "203.0.113.x"). */
+  address: z.string().nullable(),
+  signedInAt: z.string(),
+  lastUsedAt: z.string(),
+  /** This is the device asking. */
+  current: z.boolean(),
+});
+
+export type Session = z.infer<typeof sessionSchema>;
+
+/** `DELETE /api/users/me`: a fresh proof, a code sent to the account or its password. */
+export const deleteAccountSchema = z
+  .object({ Otp: otpSchema.optional(), Password: loginPasswordSchema.optional() })
+  .refine((body) => Boolean(body.Otp) !== Boolean(body.Password), {
+    message: 'Give either Otp or Password.',
+    path: ['Otp'],
+  });

@@ -42,6 +42,8 @@ export interface UsersTable {
   test_user: Generated<boolean>;
   tags: ColumnType<string[], string[] | string | undefined, string[] | string>;
   usercentrics_controller_id: Generated<string>;
+  /** Set when the account was deleted: the row keeps only its id (accounts/account-data.ts). */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -8,6 +8,8 @@ export interface AccessTokenClaims {
   /** The user id. */
   sub: string;
   exp: number;
+  /** The sign-in (refresh-token family) the token belongs to, when it was issued by one. */
+  sid?: string;
 }
 
 /**
@@ -42,8 +44,13 @@ export class AccessTokens {
   }
 
   /** A token for `userId` issued at `now` (the expiry counts from there). */
-  async sign(userId: string, now = Date.now()): Promise<string> {
-    return this.#sign({ sub: userId, jti: randomUUID(), iat: Math.floor(now / 1000) });
+  async sign(userId: string, now = Date.now(), sessionId?: string): Promise<string> {
+    return this.#sign({
+      sub: userId,
+      jti: randomUUID(),
+      iat: Math.floor(now / 1000),
+      ...(sessionId ? { sid: sessionId } : {}),
+    });
   }
 
   /** The claims of a valid token, or null for an expired, forged or malformed one. */
@@ -51,7 +58,11 @@ export class AccessTokens {
     try {
       const payload = this.#verify(token) as Record<string, unknown>;
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
-      return { sub: payload.sub, exp: payload.exp };
+      return {
+        sub: payload.sub,
+        exp: payload.exp,
+        ...(typeof payload.sid === 'string' ? { sid: payload.sid } : {}),
+      };
     } catch (error) {
       if (error instanceof TokenError) return null;
       throw error;

@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's id; set by `authenticate`. */
     userId: string;
+    /** The sign-in the token belongs to (refresh-token family), if any. */
+    sessionId: string | undefined;
   }
 }
 
@@ -21,6 +23,7 @@ export function assertSelf(request: FastifyRequest, ownerId: string): void {
 export const auth = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('userId', '');
+    app.decorateRequest('sessionId', undefined);
     // Every route that requires a token says so in the OpenAPI document, from the one source of
     // truth: its `onRequest: app.authenticate` (so no secured route goes undocumented). The check
     // runs before the body is read or validated: a caller without a token learns nothing.
@@ -35,6 +38,7 @@ export const auth = fp(
       const claims = app.deps.accessTokens.verify(match[1]);
       if (!claims) throw unauthorized('The access token is invalid or has expired.');
       request.userId = claims.sub;
+      request.sessionId = claims.sid;
     });
   },
   { name: 'auth', dependencies: ['deps'] },

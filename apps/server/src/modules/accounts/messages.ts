@@ -28,4 +28,20 @@ export const accountMessages = {
     lang === 'mn'
       ? `Таны Tunes бүртгэлийн имэйл хаяг ${newEmail} болж солигдлоо. Хэрэв та үүнийг хийгээгүй бол нууц үгээ даруй сэргээж, бидэнтэй холбогдоно уу.`
       : `The e-mail address of your Tunes account was changed to ${newEmail}. If this was not you, reset your password now and contact us.`,
+  passwordChangedSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Tunes нууц үг солигдлоо' : 'Your Tunes password was changed',
+  passwordChanged: (lang: Lang) =>
+    lang === 'mn'
+      ? 'Таны Tunes бүртгэлийн нууц үг солигдож, бусад төхөөрөмжөөс гарлаа. Хэрэв та үүнийг хийгээгүй бол нууц үгээ даруй сэргээж, бидэнтэй холбогдоно уу.'
+      : 'The password of your Tunes account was changed and your other devices were signed out. If this was not you, reset your password now and contact us.',
+  accountDeletedSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Tunes бүртгэл устгагдлаа' : 'Your Tunes account was deleted',
+  accountDeleted: (lang: Lang) =>
+    lang === 'mn'
+      ? 'Таны Tunes бүртгэл болон хувийн мэдээлэл устгагдлаа. Сунгалт зогссон. Манайхыг сонгож байсанд баярлалаа.'
+      : 'Your Tunes account and its personal data were deleted, and renewals stopped. Thank you for listening with us.',
+  familyEnding: (lang: Lang, endDate: string) =>
+    lang === 'mn'
+      ? `Таны хамрагдаж буй Tunes гэр бүлийн багц эзэмшигч нь бүртгэлээ устгасан тул ${endDate}-нд дуусна.`
+      : `The Tunes family plan you are on ends on ${endDate}: its owner closed their account.`,
 };

@@ -201,7 +201,10 @@ export default async function accountRoutes(api: FastifyInstance) {
       }
       const user = await deps.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
       if (!user) throw notFound();
-      return issueTokenPair(deps, user.id);
+      return issueTokenPair(deps, user.id, undefined, {
+        userAgent: request.headers['user-agent'],
+        address: request.ip,
+      });
     },
   );
 }

@@ -21,6 +21,9 @@ export interface RefreshTokensTable {
   token_hash: string;
   user_id: string;
   family_id: string;
+  /** The device that signed in or refreshed with this token (sessions.ts). */
+  user_agent: string | null;
+  client_address: string | null;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;

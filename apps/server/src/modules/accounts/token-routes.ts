@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import { checkOtp, consumeOtp } from './otp.js';
 import { withPasswordTries } from './password-tries.js';
 import { verifyPassword } from './secrets.js';
-import { grantError, issueTokenPair, rotateRefreshToken } from './tokens.js';
+import { grantError, issueTokenPair, rotateRefreshToken, type SignInClient } from './tokens.js';
 import { findUserByMsisdn, findUserForLogin } from './users.js';
 
 export const TOKEN_PATH = '/oauth2/token';
@@ -26,7 +26,7 @@ const grantBodySchema = z.object({
 
 type GrantBody = z.infer<typeof grantBodySchema>;
 
-async function msisdnGrant(deps: Deps, body: GrantBody) {
+async function msisdnGrant(deps: Deps, body: GrantBody, client: SignInClient) {
   const msisdn = body.msisdn?.trim().replace(/^\+/, '') ?? '';
   if (!isValidMsisdn(msisdn)) {
     throw grantError(
@@ -45,15 +45,15 @@ async function msisdnGrant(deps: Deps, body: GrantBody) {
   // The code stays live so the site can register the number and ask again (product.md §4).
   if (!user) throw grantError(400, GRANT_ERRORS.notRegistered, 'This number is not registered.', 'msisdn');
   if (!(await consumeOtp(deps, check.id))) throw wrongCode();
-  return issueTokenPair(deps, user.id);
+  return issueTokenPair(deps, user.id, undefined, client);
 }
 
-async function passwordGrant(deps: Deps, body: GrantBody, clientAddress: string) {
+async function passwordGrant(deps: Deps, body: GrantBody, client: SignInClient) {
   const username = body.username?.trim().toLowerCase() ?? '';
   const password = body.password ?? '';
   if (!username) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Username is required.', 'username');
   if (!password) throw grantError(400, GRANT_ERRORS.invalidGrant, 'Password is required.', 'password');
-  return withPasswordTries(deps, username, clientAddress, async () => {
+  return withPasswordTries(deps, username, client.address ?? '', async () => {
     const user = await findUserForLogin(deps.db, username);
     if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
       throw grantError(
@@ -62,7 +62,7 @@ async function passwordGrant(deps: Deps, body: GrantBody, clientAddress: string)
         'Login failed. Please check your details and try again.',
       );
     }
-    return issueTokenPair(deps, user.id);
+    return issueTokenPair(deps, user.id, undefined, client);
   });
 }
 
@@ -101,16 +101,17 @@ export default async function tokenRoutes(api: FastifyInstance) {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const body = request.body;
+      const client = { userAgent: request.headers['user-agent'], address: request.ip };
       switch (body.grant_type) {
         case 'msisdn':
-          return msisdnGrant(deps, body);
+          return msisdnGrant(deps, body, client);
         case 'password':
-          return passwordGrant(deps, body, request.ip);
+          return passwordGrant(deps, body, client);
         case 'refresh_token':
           if (!body.refresh_token) {
             throw grantError(400, GRANT_ERRORS.invalidGrant, 'refresh_token is required.', 'refresh_token');
           }
-          return rotateRefreshToken(deps, body.refresh_token);
+          return rotateRefreshToken(deps, body.refresh_token, client);
         default:
           throw grantError(
             400,

@@ -14,14 +14,22 @@ export function grantError(status: number, code: string, description: string, fi
   });
 }
 
+/** Who is signing in, for the list of signed-in devices (sessions.ts). */
+export interface SignInClient {
+  userAgent?: string | undefined;
+  address?: string | undefined;
+}
+
 /**
  * Issues an access token and a refresh token for a user. Without `familyId` this starts a new
- * sign-in (a new refresh-token family); other modules and tests use it to sign a user in.
+ * sign-in (a new refresh-token family: one signed-in device); other modules and tests use it
+ * to sign a user in.
  */
 export async function issueTokenPair(
   deps: TokenDeps,
   userId: string,
   familyId: string = randomUUID(),
+  client: SignInClient = {},
 ): Promise<TokenPair> {
   const now = deps.clock.now();
   const refreshToken = randomToken();
@@ -31,12 +39,14 @@ export async function issueTokenPair(
       token_hash: sha256(refreshToken),
       user_id: userId,
       family_id: familyId,
+      user_agent: client.userAgent?.slice(0, 400) ?? null,
+      client_address: client.address?.slice(0, 64) ?? null,
       expires_at: new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
       created_at: now,
     })
     .execute();
   return {
-    access_token: await deps.accessTokens.sign(userId, now.getTime()),
+    access_token: await deps.accessTokens.sign(userId, now.getTime(), familyId),
     refresh_token: refreshToken,
     token_type: 'Bearer',
     expires_in: deps.accessTokens.ttlSeconds,
@@ -50,7 +60,11 @@ const invalidRefresh = () =>
  * Spends a refresh token and issues the next pair of its family (security.md). Presenting a token
  * that was already spent means it leaked: the whole family is revoked.
  */
-export async function rotateRefreshToken(deps: TokenDeps, refreshToken: string): Promise<TokenPair> {
+export async function rotateRefreshToken(
+  deps: TokenDeps,
+  refreshToken: string,
+  client: SignInClient = {},
+): Promise<TokenPair> {
   const now = deps.clock.now();
   // Spending and issuing commit together, so a concurrent reuse that revokes the family always
   // sees (and revokes) the successor too.
@@ -64,7 +78,7 @@ export async function rotateRefreshToken(deps: TokenDeps, refreshToken: string):
       .where('expires_at', '>', now)
       .returning(['user_id', 'family_id'])
       .executeTakeFirst();
-    return spent && issueTokenPair({ ...deps, db: trx }, spent.user_id, spent.family_id);
+    return spent && issueTokenPair({ ...deps, db: trx }, spent.user_id, spent.family_id, client);
   });
   if (rotated) return rotated;
 
@@ -86,12 +100,17 @@ export async function revokeFamily(deps: Pick<Deps, 'db' | 'clock'>, familyId: s
     .execute();
 }
 
-/** Signs the user out everywhere (after a password reset). */
-export async function revokeAllForUser(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<void> {
-  await deps.db
+/** Signs the user out everywhere (after a password reset), or everywhere but `exceptFamilyId`. */
+export async function revokeAllForUser(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  exceptFamilyId?: string,
+): Promise<void> {
+  let update = deps.db
     .updateTable('refresh_tokens')
     .set({ revoked_at: deps.clock.now() })
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (exceptFamilyId) update = update.where('family_id', '!=', exceptFamilyId);
+  await update.execute();
 }

@@ -93,7 +93,7 @@ export async function createEmailUser(db: Db, input: NewEmailUser): Promise<User
 }
 
 const selectUser = prepared((db: Db, args: { userId: string }) =>
-  db.selectFrom('users').selectAll().where('id', '=', args.userId),
+  db.selectFrom('users').selectAll().where('id', '=', args.userId).where('deleted_at', 'is', null),
 );
 
 export async function getUser(db: Db, userId: string): Promise<User> {
@@ -143,6 +143,7 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       's.max_shared_users',
     ])
     .where('u.id', '=', args.userId)
+    .where('u.deleted_at', 'is', null)
     .orderBy('s.end_date', 'desc'),
 );
 

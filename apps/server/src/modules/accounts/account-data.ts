@@ -1,0 +1,201 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { sendMessage } from '../notifications/outbox.js';
+import { accountMessages } from './messages.js';
+import { listSessions } from './sessions.js';
+import { revokeAllForUser } from './tokens.js';
+import { getProfile, getUser } from './users.js';
+
+type DataDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+
+/**
+ * `GET /api/users/me/export` (product.md §14; Mongolia's 2021 law on personal data gives the
+ * right of access): everything the service keeps about the listener, and nothing about others —
+ * a family plan shows its seats, not its members.
+ */
+export async function exportAccount(deps: DataDeps, userId: string, sessionId: string | undefined) {
+  const now = deps.clock.now();
+  const user = await getUser(deps.db, userId);
+  const recipients = [user.phone_number, user.primary_email].filter((value): value is string =>
+    Boolean(value),
+  );
+  const [profile, memberships, invitations, payments, messages, sessions] = await Promise.all([
+    getProfile(deps.db, userId, now),
+    deps.db
+      .selectFrom('subscription_members')
+      .select(['subscription_id', 'joined_at'])
+      .where('user_id', '=', userId)
+      .execute(),
+    deps.db
+      .selectFrom('invitation_codes as i')
+      .innerJoin('subscriptions as s', 's.id', 'i.subscription_id')
+      .select(['i.created_at', 'i.expires_at', 'i.used_at'])
+      .where('s.owner_id', '=', userId)
+      .execute(),
+    deps.db
+      .selectFrom('payment_invoices as p')
+      .innerJoin('packages as k', 'k.id', 'p.package_id')
+      .select([
+        'p.invoice_id',
+        'p.amount',
+        'p.currency',
+        'p.status',
+        'p.created_at',
+        'p.settled_at',
+        'k.name_en',
+      ])
+      .where('p.user_id', '=', userId)
+      .orderBy('p.created_at', 'desc')
+      .execute(),
+    recipients.length === 0
+      ? Promise.resolve([])
+      : deps.db
+          .selectFrom('outbox_messages')
+          .select(['channel', 'recipient', 'subject', 'text', 'created_at'])
+          .where('recipient', 'in', recipients)
+          .orderBy('created_at', 'desc')
+          .execute(),
+    listSessions(deps, userId, sessionId),
+  ]);
+  return {
+    exportedAt: now.toISOString(),
+    account: {
+      id: user.id,
+      username: user.username,
+      createdAt: user.created_at.toISOString(),
+      country: user.iso2_country_code,
+      language: user.language,
+    },
+    profile,
+    familyMemberships: memberships.map((row) => ({
+      subscriptionId: row.subscription_id,
+      joinedAt: new Date(row.joined_at).toISOString(),
+    })),
+    invitationsSent: invitations.map((row) => ({
+      createdAt: row.created_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+      usedAt: row.used_at?.toISOString() ?? null,
+    })),
+    payments: payments.map((row) => ({
+      invoiceId: row.invoice_id,
+      packageName: row.name_en,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status,
+      createdAt: new Date(row.created_at).toISOString(),
+      settledAt: row.settled_at ? new Date(row.settled_at).toISOString() : null,
+    })),
+    messages: messages.map((row) => ({
+      channel: row.channel,
+      to: row.recipient,
+      subject: row.subject,
+      text: row.text.replace(/\b\d{4}\b/g, '••••'),
+      sentAt: new Date(row.created_at).toISOString(),
+    })),
+    sessions,
+  };
+}
+
+/**
+ * `DELETE /api/users/me` after a fresh proof (product.md §14): renewals stop; the members of a
+ * plan the listener owns are told and keep their seats to the period's end; the listener leaves
+ * any plan they joined; personal data is erased — the number and address are free to register
+ * again — while payment records stay, without personal fields, as accounting law requires.
+ */
+export async function deleteAccount(deps: DataDeps, userId: string, log?: FastifyBaseLogger): Promise<void> {
+  const now = deps.clock.now();
+  const user = await getUser(deps.db, userId);
+  const recipients = [user.phone_number, user.primary_email, user.pending_email].filter(
+    (value): value is string => Boolean(value),
+  );
+  const lang = user.language === 'mn' ? 'mn' : 'en';
+
+  const members = await deps.db
+    .selectFrom('subscriptions as s')
+    .innerJoin('subscription_members as m', 'm.subscription_id', 's.id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.phone_number', 'u.primary_email', 'u.language', 's.end_date'])
+    .where('s.owner_id', '=', userId)
+    .where('s.end_date', '>', now)
+    .execute();
+
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('subscriptions')
+      .set({ is_auto_renew: false, cancelled_at: now, updated_at: now })
+      .where('owner_id', '=', userId)
+      .where('is_auto_renew', '=', true)
+      .execute();
+    await trx.deleteFrom('subscription_members').where('user_id', '=', userId).execute();
+    await trx
+      .deleteFrom('invitation_codes')
+      .where('used_by', 'is', null)
+      .where(
+        'subscription_id',
+        'in',
+        trx.selectFrom('subscriptions').select('id').where('owner_id', '=', userId),
+      )
+      .execute();
+    await trx.deleteFrom('cache_items').where('user_id', '=', userId).execute();
+    await trx
+      .updateTable('payment_logs')
+      .set({ subscriber_name: '', request: null, response: null })
+      .where('user_id', '=', userId)
+      .execute();
+    if (recipients.length > 0) {
+      await trx.deleteFrom('otp_codes').where('target', 'in', recipients).execute();
+      await trx.deleteFrom('outbox_messages').where('recipient', 'in', recipients).execute();
+      await trx.deleteFrom('feedback').where('email', 'in', recipients).execute();
+      await trx.deleteFrom('coupon_notifications').where('msisdn', 'in', recipients).execute();
+    }
+    await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({
+        username: `deleted:${userId}`,
+        first_name: '',
+        last_name: '',
+        display_name: '',
+        primary_email: null,
+        pending_email: null,
+        phone_number: null,
+        password_hash: null,
+        birth_year: null,
+        gender: null,
+        tags: [],
+        deleted_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', userId)
+      .execute();
+  });
+  await revokeAllForUser(deps, userId);
+
+  for (const member of members) {
+    const memberLang = member.language === 'mn' ? 'mn' : 'en';
+    const text = accountMessages.familyEnding(
+      memberLang,
+      new Date(member.end_date).toISOString().slice(0, 10),
+    );
+    if (member.phone_number) await sendMessage(deps, { channel: 'sms', to: member.phone_number, text }, log);
+    else if (member.primary_email) {
+      await sendMessage(deps, { channel: 'email', to: member.primary_email, subject: 'Tunes', text }, log);
+    }
+  }
+  // The goodbye goes out after the erasure, so it is the one message the outbox keeps for them.
+  const goodbye = accountMessages.accountDeleted(lang);
+  if (user.primary_email) {
+    await sendMessage(
+      deps,
+      {
+        channel: 'email',
+        to: user.primary_email,
+        subject: accountMessages.accountDeletedSubject(lang),
+        text: goodbye,
+      },
+      log,
+    );
+  } else if (user.phone_number) {
+    await sendMessage(deps, { channel: 'sms', to: user.phone_number, text: goodbye }, log);
+  }
+}

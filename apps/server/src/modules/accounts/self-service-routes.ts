@@ -1,0 +1,130 @@
+import {
+  changePasswordSchema,
+  deleteAccountSchema,
+  messageSchema,
+  sessionSchema,
+} from '@tunes/shared/accounts';
+import { errorBodySchema } from '@tunes/shared/errors';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deleteAccount, exportAccount } from './account-data.js';
+import { changePassword, proveFreshSignIn } from './account-security.js';
+import { endOtherSessions, endSession, listSessions } from './sessions.js';
+import { getUser } from './users.js';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+
+/** Account self-service of product.md §14: password, signed-in devices, export, deletion. */
+export default async function selfServiceRoutes(api: FastifyInstance) {
+  const app = api.withTypeProvider<ZodTypeProvider>();
+  const { deps } = api;
+
+  app.post(
+    '/users/me/password',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the password (the current one required); every other device is signed out',
+        body: changePasswordSchema,
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { CurrentPassword, NewPassword } = request.body;
+      await changePassword(
+        deps,
+        { userId: request.userId, sessionId: request.sessionId, clientAddress: request.ip },
+        CurrentPassword,
+        NewPassword,
+        request.log,
+      );
+      return { message: 'Your password has been changed.' };
+    },
+  );
+
+  app.get(
+    '/users/me/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The devices signed in to this account, newest use first',
+        response: { 200: z.array(sessionSchema), ...errors },
+      },
+    },
+    async (request) => listSessions(deps, request.userId, request.sessionId),
+  );
+
+  app.delete(
+    '/users/me/sessions/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign one device out: its refresh token stops working at once',
+        params: z.object({ id: z.uuid({ error: 'id must be a session id' }) }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await endSession(deps, request.userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/users/me/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign every other device out',
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await endOtherSessions(deps, request.userId, request.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/users/me/export',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: "Everything the service keeps about the listener, as JSON (nobody else's data)",
+        response: { 200: z.record(z.string(), z.unknown()), ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('content-disposition', 'attachment; filename="tunes-my-data.json"');
+      reply.header('cache-control', 'no-store');
+      return exportAccount(deps, request.userId, request.sessionId);
+    },
+  );
+
+  app.delete(
+    '/users/me',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Delete the account with a fresh proof (a code sent to it, or its password): renewals stop, ' +
+          'personal data is erased, payment records stay without personal fields',
+        body: deleteAccountSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await getUser(deps.db, request.userId);
+      await proveFreshSignIn(deps, user, request.body, request.ip);
+      await deleteAccount(deps, user.id, request.log);
+      return reply.code(204).send(null);
+    },
+  );
+}
