@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createVouchersSchema } from '@tunes/shared/vouchers';
+import { systemClock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
-import { createVouchers } from '../../modules/vouchers/service.js';
+import { createVouchers } from '../../modules/vouchers/voucher-codes.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 export const command: AdminCommand = {
@@ -32,7 +33,10 @@ export const command: AdminCommand = {
       throw new UsageError(`--${String(issue?.path[0] ?? 'package')}: ${issue?.message ?? 'invalid'}`);
     }
     try {
-      const { codes, packageName, expiresAt } = await createVouchers(await openDb(), parsed.data, new Date());
+      const { codes, packageName, expiresAt } = await createVouchers(
+        { db: await openDb(), clock: systemClock },
+        parsed.data,
+      );
       print(
         `${codes.length} voucher(s) for ${packageName}, ${parsed.data.days} day(s) each` +
           (expiresAt ? `, redeemable until ${expiresAt.toISOString()}` : '') +

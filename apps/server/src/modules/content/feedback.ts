@@ -1,26 +1,20 @@
 import { FEEDBACK_SUCCESS_MESSAGE, type FeedbackRequest } from '@tunes/shared/content';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import { tooManyRequests } from '../../lib/errors.js';
-import type { RateLimiter } from '../../lib/rate-limiter.js';
 import './tables.js';
 
 const HOUR_SECONDS = 60 * 60;
 /** Per e-mail address and per client address, each hour: room for a follow-up, not for spam. */
 export const FEEDBACK_LIMITS = { perEmail: 5, perClient: 20 } as const;
 
-export interface SubmitFeedbackDeps {
-  db: Kysely<Database>;
-  rateLimiter: RateLimiter;
-  now: Date;
-}
-
 /** Stores one feedback message unless its sender has reached the hourly limits. */
 export async function submitFeedback(
-  { db, rateLimiter, now }: SubmitFeedbackDeps,
+  deps: Pick<Deps, 'db' | 'rateLimiter' | 'clock'>,
   input: FeedbackRequest,
   clientAddress: string,
 ): Promise<{ message: string }> {
+  const { db, rateLimiter } = deps;
+  const now = deps.clock.now();
   const byClient = await rateLimiter.hit(`feedback:client:${clientAddress}`, HOUR_SECONDS);
   if (byClient.count > FEEDBACK_LIMITS.perClient) throw tooManyRequests(byClient.retryAfterSeconds);
   const byEmail = await rateLimiter.hit(`feedback:email:${input.email}`, HOUR_SECONDS);
@@ -49,10 +43,10 @@ export interface FeedbackQuery {
 
 /** Newest first; what operators read with `feedback:list`. */
 export async function listFeedback(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db'>,
   query: FeedbackQuery = {},
 ): Promise<FeedbackEntry[]> {
-  let select = db
+  let select = deps.db
     .selectFrom('feedback')
     .select(['id', 'name', 'email', 'feedback', 'created_at'])
     .orderBy('created_at', 'desc')

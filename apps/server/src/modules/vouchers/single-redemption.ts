@@ -1,7 +1,4 @@
-import { randomInt } from 'node:crypto';
 import {
-  type CreateVouchersInput,
-  VOUCHER_ALPHABET,
   VOUCHER_ALREADY_SUBSCRIBED_MESSAGE,
   VOUCHER_ERRORS,
   VOUCHER_INVALID_MESSAGE,
@@ -10,58 +7,13 @@ import {
 } from '@tunes/shared/vouchers';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { Deps } from '../../deps.js';
+import { AppError, badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LOCKOUT_MS = VOUCHER_LOCKOUT_SECONDS * 1000;
-
-/** `XXXX-XXXX-XXXX`: 12 characters of a 31-letter alphabet (~59 bits), 14 with hyphens. */
-export function newVoucherCode(): string {
-  const groups = Array.from({ length: 3 }, () =>
-    Array.from({ length: 4 }, () => VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)]).join(''),
-  );
-  return groups.join('-');
-}
-
-/** Operators' vouchers for a package (by merchant code); answers the new codes. */
-export async function createVouchers(
-  db: Kysely<Database>,
-  input: CreateVouchersInput,
-  now: Date,
-): Promise<{ codes: string[]; packageName: string; expiresAt: Date | null }> {
-  const pkg = await db
-    .selectFrom('packages')
-    .select(['id', 'name_en'])
-    .where('merchant_code', '=', input.package)
-    .executeTakeFirst();
-  if (!pkg) throw notFound(`No package has the merchant code ${input.package}.`);
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now) throw badRequest('The expiry must be in the future.', 'expiresAt');
-
-  const codes = new Set<string>();
-  while (codes.size < input.count) codes.add(newVoucherCode());
-  const rows = [...codes].map((code) => ({
-    code,
-    package_id: pkg.id,
-    days: input.days,
-    expires_at: expiresAt,
-    created_at: now,
-  }));
-  const inserted: string[] = [];
-  for (let start = 0; start < rows.length; start += 500) {
-    const batch = await db
-      .insertInto('vouchers')
-      .values(rows.slice(start, start + 500))
-      // A clash with an older code is astronomically rare; such a code is just left out.
-      .onConflict((oc) => oc.column('code').doNothing())
-      .returning('code')
-      .execute();
-    inserted.push(...batch.map((row) => row.code));
-  }
-  return { codes: inserted, packageName: pkg.name_en, expiresAt };
-}
 
 export interface Redemption {
   subscriptionId: string;
@@ -73,18 +25,20 @@ export interface Redemption {
 type Outcome = { kind: 'redeemed'; redemption: Redemption } | { kind: 'wrong-code' };
 
 /**
- * Activates the voucher's package for its days, once per voucher. A user holding an active
- * subscription is refused before the code is looked at (no oracle). Every wrong code is counted;
- * the fifth within an hour locks the account out of redeeming for the next hour (429).
+ * Single redemption: activates the voucher's package for its days, once per voucher, however
+ * many redeem it at once (the voucher's row is held FOR UPDATE and `redeemed_by` set in the same
+ * transaction). A user holding an active subscription is refused before the code is looked at
+ * (no oracle). Every wrong code is counted; the fifth within an hour locks the account out of
+ * redeeming for the next hour (429). Proven by test/vouchers/redeem.test.ts.
  */
 export async function redeemVoucher(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   userId: string,
   rawCode: string,
-  now: Date,
 ): Promise<Redemption> {
   const code = rawCode.trim().toUpperCase();
-  const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
     // One redemption per user at a time: concurrent guesses cannot slip past the lockout.
     const user = await trx
       .selectFrom('users')
@@ -171,14 +125,4 @@ async function recordFailure(trx: Kysely<Database>, userId: string, now: Date): 
     .execute();
   // The lockout starts a fresh count: after it ends, five more wrong codes lock again.
   await trx.deleteFrom('voucher_failures').where('user_id', '=', userId).execute();
-}
-
-/** What the coupon service is told: the phone number, or the username without one. */
-export async function couponMsisdn(db: Kysely<Database>, userId: string): Promise<string> {
-  const user = await db
-    .selectFrom('users')
-    .select(['phone_number', 'username'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return user.phone_number ?? user.username;
 }
