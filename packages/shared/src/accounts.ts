@@ -163,7 +163,7 @@ export const tokenResponseSchema = z.object({
 
 export type TokenPair = z.infer<typeof tokenResponseSchema>;
 
-/** Spec §3 "Login info entry". */
+/** product.md §3 "Login info entry". */
 export const loginInfoSchema = z.object({
   Type: z.enum(['Email', 'Msisdn', 'Username']),
   Value: z.string(),

@@ -35,7 +35,7 @@ export const createdInvitationSchema = z
   .object({ Code: z.string(), ExpiresAt: z.string().describe('ISO 8601') })
   .describe('CreatedInvitation');
 
-/** Spec §3 "Shared user": Username is the phone number (or the login name without one). */
+/** product.md §3 "Shared user": Username is the phone number (or the login name without one). */
 export const sharedUserSchema = z
   .object({ UserId: z.string(), FirstName: z.string(), Username: z.string() })
   .describe('SharedUser');

@@ -8,7 +8,7 @@ import { PAYMENT_CURRENCY } from './constants.js';
 /** The offers sold on /premium (product.md §2); plans of any other offer stay hidden there. */
 export const PREMIUM_OFFERS = ['premium', 'premium-duo', 'premium-family'] as const;
 
-/** Spec §8: the answer to a subscriber who tries to buy again (the spec's own wording). */
+/** product.md §8: the answer to a subscriber who tries to buy again (the spec's own wording). */
 export const ALREADY_SUBSCRIBED_MESSAGE = 'You already an active subscription';
 export const ALREADY_SUBSCRIBED_CODE = 'already_subscribed';
 export const PAYMENT_GATEWAY_ERROR_CODE = 'payment_gateway_error';

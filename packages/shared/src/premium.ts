@@ -7,7 +7,7 @@ export const merchantSchema = z
   .describe('Merchant');
 export type Merchant = z.infer<typeof merchantSchema>;
 
-/** Spec §3 "Plan"; the shown user count is MaxSharedUsers + 1 and the price is Cost. */
+/** product.md §3 "Plan"; the shown user count is MaxSharedUsers + 1 and the price is Cost. */
 export const planSchema = z
   .object({
     MerchantCode: z.string(),

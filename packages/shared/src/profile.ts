@@ -6,7 +6,7 @@ export const SOURCE_TYPES = ['Web', 'Voucher', 'Apple IAP', 'Google Play'] as co
 
 export const localizedNameSchema = z.object({ Language: z.enum(['en', 'mn']), Value: z.string() });
 
-/** Spec §3 "Subscription"; only the first entry of a profile's list is used by the site. */
+/** product.md §3 "Subscription"; only the first entry of a profile's list is used by the site. */
 export const subscriptionSchema = z
   .object({
     SubscriptionId: z.string(),
@@ -29,7 +29,7 @@ export const subscriptionSchema = z
 
 export type SubscriptionView = z.infer<typeof subscriptionSchema>;
 
-/** Spec §3 "Profile (read)" plus the edit-state fields. */
+/** product.md §3 "Profile (read)" plus the edit-state fields. */
 export const profileSchema = z
   .object({
     UserId: z.string(),

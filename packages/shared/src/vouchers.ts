@@ -27,7 +27,7 @@ export const VOUCHER_ERRORS = {
   locked: 'too_many_requests',
 } as const;
 
-/** Spec §8 texts; the site shows its translations. */
+/** product.md §8 texts; the site shows its translations. */
 export const VOUCHER_ACTIVATED_MESSAGE = 'Voucher successfully activated';
 export const VOUCHER_INVALID_MESSAGE = 'Voucher is not valid.';
 export const VOUCHER_ALREADY_SUBSCRIBED_MESSAGE = 'You already an active subscription';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newInvitationCode } from '../../src/modules/family/service.js';
+import { newInvitationCode } from '../../src/modules/family/invitation-codes.js';
 import { createUser } from '../helpers/factories.js';
 import { createSubscription, familyPackage } from '../helpers/family-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentContext } from '../../src/modules/premium/routes.js';
-import { addMonths, lapseUnpaidRenewals } from '../../src/modules/premium/settlement.js';
+import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
+import { addMonths } from '../../src/modules/premium/period.js';
+import { lapseUnpaidRenewals } from '../../src/modules/premium/settlement.js';
 import { createUser } from '../helpers/factories.js';
 import {
   DECLINED_CARD,
@@ -210,10 +211,10 @@ describe('the end of a paid period', () => {
     await returnToShop(t, await payOnGateway(t, gatewayUrl, PAID_CARD));
     const [period] = await subscriptionsOf(user.id);
     expect(period?.IsAutoRenew).toBe(true);
-    const ctx = paymentContext(t.app);
+    const deps = paymentDeps(t.app);
     try {
       t.clock.set(new Date(period?.EndDate ?? 0).getTime() - 1000);
-      await lapseUnpaidRenewals(ctx);
+      await lapseUnpaidRenewals(deps);
       expect(await subscriptionsOf(user.id)).toMatchObject([{ IsAutoRenew: true }]);
 
       // No renewal payment arrived: access ends at the end date, even before the lapse runs.
@@ -225,7 +226,7 @@ describe('the end of a paid period', () => {
         headers: { ...STORE, ...(await t.authHeader(user.id)) },
       });
       expect(profile.json().Subscriptions).toEqual([]);
-      expect(await lapseUnpaidRenewals(ctx)).toBeGreaterThanOrEqual(1);
+      expect(await lapseUnpaidRenewals(deps)).toBeGreaterThanOrEqual(1);
       expect(await ownSubscriptions(t, user.id)).toMatchObject([{ is_auto_renew: false }]);
 
       // The user may buy again: a new payment starts a new period from now.
@@ -248,7 +249,7 @@ describe('the end of a paid period', () => {
     });
     try {
       t.clock.advance(60 * 24 * 60 * 60 * 1000);
-      await lapseUnpaidRenewals(paymentContext(t.app));
+      await lapseUnpaidRenewals(paymentDeps(t.app));
       expect(await subscriptionsOf(user.id)).toMatchObject([
         { IsAutoRenew: true, Source: { SourceType: 'Apple IAP' } },
       ]);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createVouchers } from '../../src/modules/vouchers/service.js';
+import { createVouchers } from '../../src/modules/vouchers/voucher-codes.js';
 import { createUser } from '../helpers/factories.js';
 import { singlePackage } from '../helpers/family-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -31,11 +31,7 @@ afterAll(async () => {
 
 it('after a redemption the coupon service is told the msisdn (or username) and couponcode', async () => {
   const pkg = await singlePackage(t.db);
-  const { codes } = await createVouchers(
-    t.db,
-    { package: pkg.merchant_code, days: 30, count: 2 },
-    t.clock.now(),
-  );
+  const { codes } = await createVouchers(t.deps, { package: pkg.merchant_code, days: 30, count: 2 });
   const phoneUser = await createUser(t.db, { phone_number: '97688001122' });
   const mailUser = await createUser(t.db, { primary_email: 'saraa@example.mn' });
   for (const [user, code] of [

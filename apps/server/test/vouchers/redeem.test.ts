@@ -5,7 +5,7 @@ import {
 } from '@tunes/shared/vouchers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listUserSubscriptions } from '../../src/modules/subscriptions/queries.js';
-import { createVouchers } from '../../src/modules/vouchers/service.js';
+import { createVouchers } from '../../src/modules/vouchers/voucher-codes.js';
 import { createUser } from '../helpers/factories.js';
 import { createPackage, createSubscription, singlePackage } from '../helpers/family-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -30,11 +30,12 @@ async function redeem(userId: string | undefined, code: string) {
 
 async function vouchers(count = 1, options: { days?: number; expiresAt?: string } = {}) {
   const pkg = await singlePackage(t.db);
-  const { codes } = await createVouchers(
-    t.db,
-    { package: pkg.merchant_code, days: options.days ?? 30, count, expiresAt: options.expiresAt },
-    t.clock.now(),
-  );
+  const { codes } = await createVouchers(t.deps, {
+    package: pkg.merchant_code,
+    days: options.days ?? 30,
+    count,
+    expiresAt: options.expiresAt,
+  });
   return { pkg, codes };
 }
 

@@ -84,7 +84,7 @@ export function preloadRoute(pathname: string, client: QueryClient): Promise<unk
   return route.page.preload().catch(() => undefined);
 }
 
-/** Spec §2: every route change scrolls to the top. */
+/** product.md §2: every route change scrolls to the top. */
 function ScrollToTop() {
   const [location] = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each location change by design.

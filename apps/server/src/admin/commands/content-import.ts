@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ZodError } from 'zod';
+import { systemClock } from '../../lib/clock.js';
 import { importContent } from '../../modules/content/content-store.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
@@ -18,7 +19,7 @@ export const command: AdminCommand = {
       throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
     }
     try {
-      const summary = await importContent(await openDb(), input, new Date());
+      const summary = await importContent({ db: await openDb(), clock: systemClock }, input);
       const { ARTIST, SONG, PLAYLIST } = summary.cards;
       print(
         `Imported landing data and ${ARTIST + SONG + PLAYLIST} cards (${ARTIST} ARTIST, ${SONG} SONG, ${PLAYLIST} PLAYLIST); content revision ${summary.revision}.`,

@@ -23,7 +23,7 @@ export const command: AdminCommand = {
     if (since && Number.isNaN(since.getTime()))
       throw new UsageError('--since must be a date such as 2026-11-01.');
 
-    const entries = await listFeedback(await openDb(), { limit, email: values.email, since });
+    const entries = await listFeedback({ db: await openDb() }, { limit, email: values.email, since });
     if (values.json) {
       print(JSON.stringify(entries, null, 2));
       return;

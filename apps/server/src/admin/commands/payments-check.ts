@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../lib/clock.js';
-import type { PaymentContext } from '../../modules/premium/context.js';
-import { httpPaymentGateway } from '../../modules/premium/gateway.js';
+import { configuredPaymentGateway } from '../../modules/premium/payment-deps.js';
 import {
   checkPendingInvoices,
   lapseUnpaidRenewals,
+  type SettlementDeps,
   settleInvoice,
 } from '../../modules/premium/settlement.js';
 import { fetchJsonPost } from '../../modules/premium/transport.js';
@@ -24,24 +24,18 @@ export const command: AdminCommand = {
     const { values } = parseArgs({ args, options: { invoice: { type: 'string' } } });
     const invoiceId = values.invoice?.trim();
     if (values.invoice !== undefined && !invoiceId) throw new UsageError('--invoice needs an invoice id.');
-    const ctx: PaymentContext = {
+    const deps: SettlementDeps = {
       db: await openDb(),
       clock: systemClock,
-      publicUrl: config.PUBLIC_URL,
-      gateway: httpPaymentGateway({
-        baseUrl: config.PAYMENT_PROVIDER_URL,
-        clientId: config.PAYMENT_CLIENT_ID,
-        clientSecret: config.PAYMENT_CLIENT_SECRET,
-        post: fetchJsonPost,
-      }),
+      paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
       reportError: (error, message) => print(`${message}: ${(error as Error).message ?? String(error)}`),
     };
     if (invoiceId) {
-      const status = await settleInvoice(ctx, invoiceId, 'check');
+      const status = await settleInvoice(deps, invoiceId, 'check');
       print(status ? `Invoice ${invoiceId}: ${status}.` : `No such invoice: ${invoiceId}.`);
     } else {
-      print(`Checked ${await checkPendingInvoices(ctx)} pending invoice(s).`);
+      print(`Checked ${await checkPendingInvoices(deps)} pending invoice(s).`);
     }
-    print(`Ended auto-renew of ${await lapseUnpaidRenewals(ctx)} unpaid card period(s).`);
+    print(`Ended auto-renew of ${await lapseUnpaidRenewals(deps)} unpaid card period(s).`);
   },
 };

@@ -20,6 +20,6 @@ export const command: AdminCommand = {
       print('No such invoice.');
       return;
     }
-    print(JSON.stringify({ invoice, log: await listPaymentLog(db, invoiceId) }, null, 2));
+    print(JSON.stringify({ invoice, log: await listPaymentLog({ db }, invoiceId) }, null, 2));
   },
 };

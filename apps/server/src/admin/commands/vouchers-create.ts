@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createVouchersSchema } from '@tunes/shared/vouchers';
+import { systemClock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
-import { createVouchers } from '../../modules/vouchers/service.js';
+import { createVouchers } from '../../modules/vouchers/voucher-codes.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 export const command: AdminCommand = {
@@ -33,7 +34,7 @@ export const command: AdminCommand = {
     }
     const db = await openDb();
     try {
-      const { codes, packageName, expiresAt } = await createVouchers(db, parsed.data, new Date());
+      const { codes, packageName, expiresAt } = await createVouchers({ db, clock: systemClock }, parsed.data);
       print(
         `${codes.length} voucher(s) for ${packageName}, ${parsed.data.days} day(s) each` +
           (expiresAt ? `, redeemable until ${expiresAt.toISOString()}` : '') +

@@ -8,6 +8,7 @@ import { errorBodySchema } from '@tunes/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.js';
 import { deleteAccount, exportAccount } from './account-data.js';
 import { changePassword, proveFreshSignIn } from './account-security.js';
 import { endOtherSessions, endSession, listSessions } from './sessions.js';
@@ -85,6 +86,8 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      // The router ignores a trailing slash; `/sessions/` is a device id left out, not "all".
+      if (request.url.split('?')[0]?.endsWith('/')) throw notFound('Name the device to sign out.');
       await endOtherSessions(deps, request.userId, request.sessionId);
       return reply.code(204).send(null);
     },

@@ -154,7 +154,7 @@ function subscriptionOf({ subscription_id, ...row }: ProfileRow): SubscriptionRo
   return subscription_id === null ? undefined : ({ ...row, id: subscription_id } as SubscriptionRow);
 }
 
-/** Spec §3 "Profile (read)" with the edit-state fields and the `Subscriptions` list. */
+/** product.md §3 "Profile (read)" with the edit-state fields and the `Subscriptions` list. */
 export async function getProfile(db: Db, userId: string, now: Date): Promise<Profile> {
   const rows = await selectProfileRows(db, { userId, now });
   const user = rows[0];
@@ -221,7 +221,7 @@ export async function removeEmail(db: Db, user: User, now: Date): Promise<void> 
     .execute();
 }
 
-/** Spec §3 "Login info entry": how this user can sign in. */
+/** product.md §3 "Login info entry": how this user can sign in. */
 export async function getLogins(db: Db, userId: string): Promise<LoginInfo[]> {
   const user = await getUser(db, userId);
   const logins: LoginInfo[] = [];

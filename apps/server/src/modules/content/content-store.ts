@@ -7,17 +7,22 @@ import {
 } from '@tunes/shared/content';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import './tables.js';
 
 /** The number every import bumps; reading it is one primary-key lookup. */
-export async function readContentRevision(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('content_state').select('revision').where('id', '=', 1).executeTakeFirst();
+export async function readContentRevision(deps: Pick<Deps, 'db'>): Promise<number> {
+  const row = await deps.db
+    .selectFrom('content_state')
+    .select('revision')
+    .where('id', '=', 1)
+    .executeTakeFirst();
   return Number(row?.revision ?? 0);
 }
 
 /** The landing data, or null before any content was imported. */
-export async function readLandingData(db: Kysely<Database>): Promise<LandingData | null> {
-  const row = await db.selectFrom('content_landing').selectAll().where('id', '=', 1).executeTakeFirst();
+export async function readLandingData(deps: Pick<Deps, 'db'>): Promise<LandingData | null> {
+  const row = await deps.db.selectFrom('content_landing').selectAll().where('id', '=', 1).executeTakeFirst();
   if (!row) return null;
   const reels = typeof row.reels === 'string' ? (JSON.parse(row.reels) as typeof row.reels) : row.reels;
   return {
@@ -29,8 +34,8 @@ export async function readLandingData(db: Kysely<Database>): Promise<LandingData
   };
 }
 
-export async function listContentCards(db: Kysely<Database>): Promise<ContentCard[]> {
-  const rows = await db
+export async function listContentCards(deps: Pick<Deps, 'db'>): Promise<ContentCard[]> {
+  const rows = await deps.db
     .selectFrom('content_cards')
     .select(['id', 'type', 'title', 'url', 'image', 'trending'])
     .orderBy('position')
@@ -56,7 +61,12 @@ export interface ImportSummary {
  * so every API process serves the new content once its cache next checks (≤ its TTL).
  * Throws the zod error for invalid input before touching anything.
  */
-export async function importContent(db: Kysely<Database>, input: unknown, now: Date): Promise<ImportSummary> {
+export async function importContent(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: unknown,
+): Promise<ImportSummary> {
+  const { db } = deps;
+  const now = deps.clock.now();
   const content = contentImportSchema.parse(input);
   const { landing, cards } = content;
   const replace = async (trx: Kysely<Database>) => {

@@ -1,22 +1,17 @@
 import { FEEDBACK_SUCCESS_MESSAGE, type FeedbackRequest } from '@tunes/shared/content';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import { LIMITS } from '../../lib/limits.js';
-import { enforce, type Throttle } from '../../lib/throttle.js';
+import { enforce } from '../../lib/throttle.js';
 import './tables.js';
-
-export interface SubmitFeedbackDeps {
-  db: Kysely<Database>;
-  throttle: Throttle;
-  now: Date;
-}
 
 /** Stores one feedback message unless its sender has reached the hourly limits. */
 export async function submitFeedback(
-  { db, throttle, now }: SubmitFeedbackDeps,
+  deps: Pick<Deps, 'db' | 'throttle' | 'clock'>,
   input: FeedbackRequest,
   clientAddress: string,
 ): Promise<{ message: string }> {
+  const { db, throttle } = deps;
+  const now = deps.clock.now();
   // Per client and per sender address, each hour: room for a follow-up, not for spam.
   await enforce(throttle, `feedback:client:${clientAddress}`, LIMITS.feedbackFromClient);
   await enforce(throttle, `feedback:email:${input.email}`, LIMITS.feedbackPerEmail);
@@ -44,10 +39,10 @@ export interface FeedbackQuery {
 
 /** Newest first; what operators read with `feedback:list`. */
 export async function listFeedback(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db'>,
   query: FeedbackQuery = {},
 ): Promise<FeedbackEntry[]> {
-  let select = db
+  let select = deps.db
     .selectFrom('feedback')
     .select(['id', 'name', 'email', 'feedback', 'created_at'])
     .orderBy('created_at', 'desc')

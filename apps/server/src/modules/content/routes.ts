@@ -26,10 +26,10 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, answer: Cached
 }
 
 export default async function contentRoutes(app: FastifyInstance) {
-  const { db, clock } = app.deps;
+  const { deps } = app;
   const cache = new ContentAnswerCache(
-    () => readContentRevision(db),
-    () => clock.now().getTime(),
+    () => readContentRevision(deps),
+    () => deps.clock.now().getTime(),
     CONTENT_CACHE_TTL_MS,
   );
   const imagesByFile = new Map([...demoImages.values()].map((image) => [image.path.split('/').pop(), image]));
@@ -46,7 +46,7 @@ export default async function contentRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const answer = await cache.get('landing', async () => {
-        const landing = await readLandingData(db);
+        const landing = await readLandingData(deps);
         return landing && { result: landing };
       });
       if (!answer) throw notFound('No landing content has been imported yet.');
@@ -64,7 +64,7 @@ export default async function contentRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const answer = await cache.get('cards', async () => ({ result: await listContentCards(db) }));
+      const answer = await cache.get('cards', async () => ({ result: await listContentCards(deps) }));
       // The card loader never answers null; an empty list is a valid answer.
       return sendCached(request, reply, answer as CachedAnswer);
     },
@@ -99,7 +99,6 @@ export default async function contentRoutes(app: FastifyInstance) {
         response: { 200: feedbackResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request) =>
-      submitFeedback({ db, throttle: app.deps.throttle, now: clock.now() }, request.body, request.ip),
+    (request) => submitFeedback(deps, request.body, request.ip),
   );
 }

@@ -1,4 +1,5 @@
 import type { DemoSeed } from '../../db/seed.js';
+import { systemClock } from '../../lib/clock.js';
 import { importContent } from './content-store.js';
 import { demoContent } from './demo-content.js';
 
@@ -6,6 +7,6 @@ import { demoContent } from './demo-content.js';
 export const landingContentSeed: DemoSeed = {
   name: 'content:landing-demo',
   async run(db) {
-    await importContent(db, demoContent, new Date());
+    await importContent({ db, clock: systemClock }, demoContent);
   },
 };

@@ -11,17 +11,13 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  acceptInvitation,
-  createInvitationCode,
-  listInvitationCodes,
-  listSharedUsers,
-  removeSharedUser,
-} from './service.js';
+import { createInvitationCode, listInvitationCodes } from './invitation-codes.js';
+import { acceptInvitation } from './invitation-single-use.js';
+import { listSharedUsers, removeSharedUser } from './members.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-/** Spec §7 `subscription/*` calls: an owner's invitation links and members, and joining a plan. */
+/** product.md §7 `subscription/*` calls: an owner's invitation links and members, and joining a plan. */
 export default async function familyRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['family'];
@@ -37,8 +33,7 @@ export default async function familyRoutes(app: FastifyInstance) {
         response: { 200: invitationCodesSchema, ...errors, 409: errorBodySchema },
       },
     },
-    async (request) =>
-      listInvitationCodes(app.deps.db, request.params.id, request.userId, app.deps.clock.now()),
+    async (request) => listInvitationCodes(app.deps, request.params.id, request.userId),
   );
 
   api.post(
@@ -53,12 +48,7 @@ export default async function familyRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const created = await createInvitationCode(
-        app.deps.db,
-        request.params.id,
-        request.userId,
-        app.deps.clock.now(),
-      );
+      const created = await createInvitationCode(app.deps, request.params.id, request.userId);
       return reply.code(201).send({ Code: created.code, ExpiresAt: created.expiresAt.toISOString() });
     },
   );
@@ -74,7 +64,7 @@ export default async function familyRoutes(app: FastifyInstance) {
         response: { 200: sharedUsersSchema, ...errors, 409: errorBodySchema },
       },
     },
-    async (request) => listSharedUsers(app.deps.db, request.params.id, request.userId),
+    async (request) => listSharedUsers(app.deps, request.params.id, request.userId),
   );
 
   api.delete(
@@ -89,7 +79,7 @@ export default async function familyRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await removeSharedUser(app.deps.db, request.params.id, request.userId, request.params.userId);
+      await removeSharedUser(app.deps, request.params.id, request.userId, request.params.userId);
       return reply.code(204).send(null);
     },
   );
@@ -108,12 +98,7 @@ export default async function familyRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { subscriptionId } = await acceptInvitation(
-        app.deps.db,
-        request.params.code,
-        request.userId,
-        app.deps.clock.now(),
-      );
+      const { subscriptionId } = await acceptInvitation(app.deps, request.params.code, request.userId);
       return { SubscriptionId: subscriptionId };
     },
   );

@@ -28,7 +28,7 @@ export default async function outboxDevRoutes(app: FastifyInstance) {
       const to = request.query.to?.includes('@')
         ? request.query.to.toLowerCase()
         : request.query.to?.replace(/^\+/, '');
-      return listOutbox(app.deps.db, to || undefined);
+      return listOutbox(app.deps, to || undefined);
     },
   );
 }

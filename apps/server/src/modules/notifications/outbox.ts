@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/schema.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Deps } from '../../deps.js';
 import type { Channel } from './schema.js';
 import { smsHttpTransport, smtpTransport, type Transport } from './transports.js';
 
@@ -13,12 +11,6 @@ export interface NewMessage {
   text: string;
   code?: string;
   link?: string;
-}
-
-interface NotifierDeps {
-  db: Kysely<Database>;
-  config: Config;
-  clock: Clock;
 }
 
 const transportsByConfig = new WeakMap<Config, Record<Channel, Transport>>();
@@ -37,7 +29,7 @@ function transportsFor(config: Config): Record<Channel, Transport> {
  * caller wait for it. Without a provider the message stays in the outbox only (development).
  */
 export async function sendMessage(
-  deps: NotifierDeps,
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   message: NewMessage,
   log?: FastifyBaseLogger,
 ): Promise<void> {
@@ -78,8 +70,8 @@ export async function sendMessage(
 }
 
 /** Messages sent to `to` (all when omitted), newest first. */
-export async function listOutbox(db: Kysely<Database>, to: string | undefined, limit = 100) {
-  let query = db
+export async function listOutbox(deps: Pick<Deps, 'db'>, to: string | undefined, limit = 100) {
+  let query = deps.db
     .selectFrom('outbox_messages')
     .select(['channel', 'recipient', 'text', 'code', 'link', 'created_at'])
     .orderBy('created_at', 'desc')

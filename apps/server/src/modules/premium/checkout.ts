@@ -8,13 +8,15 @@ import {
   PREMIUM_OFFERS,
 } from '@tunes/shared/premium-rules';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
-import type { PaymentContext } from './context.js';
 import { GatewayError } from './gateway.js';
+import type { PaymentDeps } from './payment-deps.js';
 import { subscriberName, writePaymentLog } from './payment-log.js';
 import { findPlanByCode } from './plans.js';
 
-/** Spec §4: the invoice id is a random UUID plus the plan code. */
+/** product.md §4: the invoice id is a random UUID plus the plan code. */
 export function newInvoiceId(merchantCode: string): string {
   return `${randomUUID()}_${merchantCode}`;
 }
@@ -29,12 +31,17 @@ export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/cal
  * answers the gateway page to send the shopper to.
  */
 export async function startCheckout(
-  ctx: PaymentContext,
+  deps: Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'reportError'>,
   userId: string,
   merchantCode: string,
 ): Promise<CheckoutResponse> {
-  const { db } = ctx;
-  const plan = await findPlanByCode(db, merchantCode);
+  // A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing.
+  if (!deps.config.paymentsEnabled) {
+    throw new AppError(503, 'payments_unavailable', 'Payments are not available on this site at the moment.');
+  }
+  await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
+  const { db } = deps;
+  const plan = await findPlanByCode(deps, merchantCode);
   if (!plan) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
   if (plan.currency !== PAYMENT_CURRENCY) {
     throw badRequest(`Plans in ${plan.currency} cannot be bought here; payments are in MNT.`, 'MerchantCode');
@@ -48,7 +55,7 @@ export async function startCheckout(
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) throw unauthorized('The account no longer exists.');
-  const now = ctx.clock.now();
+  const now = deps.clock.now();
   if (await hasActiveSubscription(db, userId, now)) {
     throw conflict(ALREADY_SUBSCRIBED_MESSAGE, ALREADY_SUBSCRIBED_CODE);
   }
@@ -74,17 +81,15 @@ export async function startCheckout(
     purchasePrice: plan.cost,
   };
   const log = (entry: Omit<Parameters<typeof writePaymentLog>[1], keyof typeof party>) =>
-    writePaymentLog(db, { ...party, ...entry }, (error) =>
-      ctx.reportError(error, 'payment log write failed'),
-    );
+    writePaymentLog(deps, { ...party, ...entry });
 
   try {
-    const exchange = await ctx.gateway.requestToken({
+    const exchange = await deps.paymentGateway.requestToken({
       amount: plan.cost,
       description: plan.name_en,
       invoice_id: invoiceId,
-      redirect_url: returnUrl(ctx.publicUrl, invoiceId),
-      callback_url: callbackUrl(ctx.publicUrl),
+      redirect_url: returnUrl(deps.config.PUBLIC_URL, invoiceId),
+      callback_url: callbackUrl(deps.config.PUBLIC_URL),
       ...(user.phone_number ? { phone: user.phone_number } : {}),
       ...(user.primary_email ? { email: user.primary_email } : {}),
     });
@@ -100,12 +105,12 @@ export async function startCheckout(
       request: exchange.request,
       response: exchange.response,
     });
-    return { url: ctx.gateway.paymentPageUrl(exchange.result.token), invoiceId };
+    return { url: deps.paymentGateway.paymentPageUrl(exchange.result.token), invoiceId };
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     await db
       .updateTable('payment_invoices')
-      .set({ status: 'failed', settled_at: ctx.clock.now() })
+      .set({ status: 'failed', settled_at: deps.clock.now() })
       .where('invoice_id', '=', invoiceId)
       .execute();
     await log({
@@ -115,7 +120,7 @@ export async function startCheckout(
       request: error.request,
       response: error.response,
     });
-    ctx.reportError(error, 'payment token request failed');
+    deps.reportError(error, 'payment token request failed');
     throw new AppError(
       502,
       PAYMENT_GATEWAY_ERROR_CODE,

@@ -6,8 +6,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { listPaymentLog } from './payment-log.js';
+import { addMonths } from './period.js';
 import { findPlanByCode } from './plans.js';
-import { addMonths } from './settlement.js';
 import { subscriptionView } from './subscriptions.js';
 import './tables.js';
 
@@ -18,7 +18,8 @@ import './tables.js';
  */
 export default async function premiumDevRoutes(app: FastifyInstance) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { db, clock } = app.deps;
+  const { deps } = app;
+  const { db, clock } = deps;
 
   routes.post(
     '/premium/subscriptions',
@@ -38,7 +39,7 @@ export default async function premiumDevRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { userId, MerchantCode, SourceType, IsAutoRenew, months } = request.body;
-      const plan = await findPlanByCode(db, MerchantCode);
+      const plan = await findPlanByCode(deps, MerchantCode);
       if (!plan) throw badRequest(`There is no plan with the code ${MerchantCode}.`, 'MerchantCode');
       const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
       if (!user) throw notFound('There is no such user.');
@@ -55,7 +56,7 @@ export default async function premiumDevRoutes(app: FastifyInstance) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return reply.code(201).send(await subscriptionView(db, created.id));
+      return reply.code(201).send(await subscriptionView(deps, created.id));
     },
   );
 
@@ -69,7 +70,7 @@ export default async function premiumDevRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const rows = await listPaymentLog(db, request.query.invoiceId);
+      const rows = await listPaymentLog(deps, request.query.invoiceId);
       return rows.map((row) => ({
         orderNumber: row.order_number,
         subscriberName: row.subscriber_name,

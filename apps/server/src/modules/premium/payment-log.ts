@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import type { PaymentDeps } from './payment-deps.js';
 
 export type PaymentStep = 'checkout' | 'return' | 'callback' | 'check' | 'activation';
 
-/** Spec §3 "Payment log record" in our words. */
+/** product.md §3 "Payment log record" in our words. */
 export interface PaymentLogEntry {
   orderNumber: string;
   userId?: string | null;
@@ -30,15 +30,14 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 
 /**
  * Writes one step to the payment log. A failed write must not fail the payment (product.md §8: log
- * post failure is only reported), so it is handed to `onError`.
+ * post failure is only reported), so it is handed to `reportError`.
  */
 export async function writePaymentLog(
-  db: Kysely<Database>,
+  deps: Pick<PaymentDeps, 'db' | 'reportError'>,
   entry: PaymentLogEntry,
-  onError: (error: unknown) => void,
 ): Promise<void> {
   try {
-    await db
+    await deps.db
       .insertInto('payment_logs')
       .values({
         order_number: entry.orderNumber,
@@ -54,16 +53,16 @@ export async function writePaymentLog(
       })
       .execute();
   } catch (error) {
-    onError(error);
+    deps.reportError(error, 'payment log write failed');
   }
 }
 
 /** The invoice's payer and plan for log lines; null when the invoice is unknown. */
 export async function findInvoiceParty(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db'>,
   invoiceId: string,
 ): Promise<InvoiceParty | null> {
-  const row = await db
+  const row = await deps.db
     .selectFrom('payment_invoices as i')
     .innerJoin('users as u', 'u.id', 'i.user_id')
     .innerJoin('packages as p', 'p.id', 'i.package_id')
@@ -93,8 +92,8 @@ export function subscriberName(user: { first_name: string; last_name: string; us
 }
 
 /** The log of one invoice, oldest first (operators and tests read it). */
-export function listPaymentLog(db: Kysely<Database>, invoiceId: string) {
-  return db
+export function listPaymentLog(deps: Pick<Deps, 'db'>, invoiceId: string) {
+  return deps.db
     .selectFrom('payment_logs')
     .selectAll()
     .where('order_number', '=', invoiceId)

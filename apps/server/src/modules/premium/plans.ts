@@ -2,6 +2,8 @@ import type { Merchant, Plan } from '@tunes/shared/premium';
 import type { Kysely } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, Package } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../lib/errors.js';
 
 export function toPlan(row: Package): Plan {
   return {
@@ -24,19 +26,14 @@ export function toPlan(row: Package): Plan {
   };
 }
 
-export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
-  const rows = await db.selectFrom('merchants').select(['id', 'name']).orderBy('id').execute();
+export async function listMerchants(deps: Pick<Deps, 'db'>): Promise<Merchant[]> {
+  const rows = await deps.db.selectFrom('merchants').select(['id', 'name']).orderBy('id').execute();
   return rows.map((row) => ({ MerchantId: row.id, Name: row.name }));
 }
 
 const selectMerchant = prepared((db: Kysely<Database>, args: { merchantId: number }) =>
   db.selectFrom('merchants').select('id').where('id', '=', args.merchantId),
 );
-
-export async function merchantExists(db: Kysely<Database>, merchantId: number): Promise<boolean> {
-  const [row] = await selectMerchant(db, { merchantId });
-  return Boolean(row);
-}
 
 const selectMerchantPlans = prepared((db: Kysely<Database>, args: { merchantId: number }) =>
   db
@@ -48,13 +45,20 @@ const selectMerchantPlans = prepared((db: Kysely<Database>, args: { merchantId: 
     .orderBy('id'),
 );
 
-/** Every plan on sale at a merchant, in display order; the site filters currency and offer. */
-export async function listMerchantPlans(db: Kysely<Database>, merchantId: number): Promise<Plan[]> {
-  return (await selectMerchantPlans(db, { merchantId })).map(toPlan);
+/**
+ * Every plan on sale at a merchant, in display order; the site filters currency and offer.
+ * One round trip for a merchant with plans; only an empty list asks whether it exists (404).
+ */
+export async function listMerchantPlans(deps: Pick<Deps, 'db'>, merchantId: number): Promise<Plan[]> {
+  const plans = await selectMerchantPlans(deps.db, { merchantId });
+  if (plans.length === 0 && (await selectMerchant(deps.db, { merchantId })).length === 0) {
+    throw notFound(`There is no merchant ${merchantId}.`);
+  }
+  return plans.map(toPlan);
 }
 
-export function findPlanByCode(db: Kysely<Database>, merchantCode: string) {
-  return db
+export function findPlanByCode(deps: Pick<Deps, 'db'>, merchantCode: string) {
+  return deps.db
     .selectFrom('packages')
     .selectAll()
     .where('merchant_code', '=', merchantCode)

@@ -1,6 +1,5 @@
 import type { SubscriptionView } from '@tunes/shared/profile';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { listUserSubscriptions, selectSubscriptions, toSubscriptionView } from '../subscriptions/queries.js';
 
@@ -9,12 +8,12 @@ import { listUserSubscriptions, selectSubscriptions, toSubscriptionView } from '
  * periods that have started are listed; with it, a paid period waiting to start is listed too.
  */
 export async function listSubscriptions(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   userId: string,
-  now: Date,
   includeFuture: boolean,
 ): Promise<SubscriptionView[]> {
-  const all = await listUserSubscriptions(db, userId, now);
+  const now = deps.clock.now();
+  const all = await listUserSubscriptions(deps.db, userId, now);
   return includeFuture ? all : all.filter((subscription) => new Date(subscription.StartDate) <= now);
 }
 
@@ -23,11 +22,12 @@ export async function listSubscriptions(
  * Only the owner may cancel; a member of a shared plan may not. Cancelling twice changes nothing.
  */
 export async function cancelAutoRenew(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   userId: string,
   subscriptionId: string,
-  now: Date,
 ): Promise<SubscriptionView> {
+  const { db } = deps;
+  const now = deps.clock.now();
   const subscription = await db
     .selectFrom('subscriptions')
     .select(['id', 'owner_id'])
@@ -51,14 +51,14 @@ export async function cancelAutoRenew(
     .where('id', '=', subscriptionId)
     .where('is_auto_renew', '=', true)
     .execute();
-  return subscriptionView(db, subscriptionId);
+  return subscriptionView(deps, subscriptionId);
 }
 
 /** One subscription in the spec's shape as its owner sees it, whether or not it is still active. */
 export async function subscriptionView(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db'>,
   subscriptionId: string,
 ): Promise<SubscriptionView> {
-  const row = await selectSubscriptions(db).where('s.id', '=', subscriptionId).executeTakeFirstOrThrow();
+  const row = await selectSubscriptions(deps.db).where('s.id', '=', subscriptionId).executeTakeFirstOrThrow();
   return toSubscriptionView(row, 'owner');
 }

@@ -19,7 +19,7 @@ export interface PaymentInvoicesTable {
   settled_at: NullableTimestamp;
 }
 
-/** Spec §3 "Payment log record", one row per step of a payment. */
+/** product.md §3 "Payment log record", one row per step of a payment. */
 export interface PaymentLogsTable {
   id: Generated<number>;
   order_number: string;

@@ -1,12 +1,18 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { type PaymentCallback, SIGNATURE_HEADER, signCallback } from '../premium/callback-signature.js';
 import { jsonPostFor } from '../premium/transport.js';
 import { judgeCard } from './cards.js';
 import { cardPage, messagePage } from './pages.js';
+import {
+  closeSandboxPayment,
+  findSandboxPayment,
+  openSandboxPayment,
+  sandboxPaymentState,
+} from './payments.js';
 import type { SandboxPaymentStatus } from './tables.js';
 import './tables.js';
 
@@ -56,7 +62,8 @@ function sameSecret(given: string, expected: string): boolean {
  * page with `token` and `os`, `rest/check-payment`, and a signed callback to the merchant.
  */
 export default async function sandboxGatewayRoutes(app: FastifyInstance) {
-  const { config, db, clock } = app.deps;
+  const { deps } = app;
+  const { config, clock } = deps;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const post = jsonPostFor(app, config.PUBLIC_URL);
   /** Ties the card form to its token with the gateway's own secret, so no other page can post it. */
@@ -83,29 +90,8 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const body = request.body;
-      assertMerchant(body.client_id, body.client_secret);
-      const token = randomBytes(24).toString('base64url');
-      const inserted = await db
-        .insertInto('sandbox_gateway_payments')
-        .values({
-          token,
-          client_id: body.client_id,
-          invoice_id: body.invoice_id,
-          amount: body.amount,
-          currency: body.currency,
-          description: body.description,
-          language_code: body.languageCode,
-          redirect_url: body.redirect_url,
-          callback_url: body.callback_url ?? null,
-          created_at: clock.now(),
-        })
-        .onConflict((oc) => oc.columns(['client_id', 'invoice_id']).doNothing())
-        .returning('token')
-        .executeTakeFirst();
-      if (!inserted)
-        throw new AppError(409, 'duplicate_invoice', 'This invoice already has a payment session.');
-      return { token };
+      assertMerchant(request.body.client_id, request.body.client_secret);
+      return { token: await openSandboxPayment(deps, request.body) };
     },
   );
 
@@ -121,19 +107,11 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     },
     async (request) => {
       assertMerchant(request.body.client_id, request.body.client_secret);
-      const payment = await db
-        .selectFrom('sandbox_gateway_payments')
-        .select(['invoice_id', 'status', 'amount', 'currency'])
-        .where('client_id', '=', request.body.client_id)
-        .where('invoice_id', '=', request.body.invoice_id)
-        .executeTakeFirst();
-      if (!payment) throw notFound('No payment session for this invoice.');
-      return payment;
+      return sandboxPaymentState(deps, request.body.client_id, request.body.invoice_id);
     },
   );
 
-  const findPayment = (token: string) =>
-    db.selectFrom('sandbox_gateway_payments').selectAll().where('token', '=', token).executeTakeFirst();
+  const findPayment = (token: string) => findSandboxPayment(deps, token);
 
   const html = (reply: FastifyReply, status: number, page: string) =>
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
@@ -177,13 +155,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     status: Exclude<SandboxPaymentStatus, 'pending'>,
     cardLast4: string | null,
   ) => {
-    const closed = await db
-      .updateTable('sandbox_gateway_payments')
-      .set({ status, card_last4: cardLast4, settled_at: clock.now() })
-      .where('token', '=', token)
-      .where('status', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
+    const closed = await closeSandboxPayment(deps, token, status, cardLast4);
     if (!closed) return closedPage(reply, (await findPayment(token))?.redirect_url);
     if (closed.callback_url) {
       const callback: PaymentCallback = {

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import './tables.js';
 
 const TIMEOUT_MS = 5000;
@@ -17,11 +16,14 @@ export interface CouponNotice {
  * so a failure is logged and never undoes the redemption.
  */
 export async function notifyCouponService(
-  db: Kysely<Database>,
-  serviceUrl: string | undefined,
-  notice: CouponNotice,
+  deps: Pick<Deps, 'db' | 'config'>,
+  userId: string,
+  couponCode: string,
   log: FastifyBaseLogger,
 ): Promise<void> {
+  const { db } = deps;
+  const serviceUrl = deps.config.COUPON_SERVICE_URL;
+  const notice: CouponNotice = { msisdn: await couponMsisdn(deps, userId), couponcode: couponCode };
   let status: 'recorded' | 'sent' | 'failed' = 'recorded';
   if (serviceUrl) {
     try {
@@ -46,4 +48,14 @@ export async function notifyCouponService(
   } catch (error) {
     log.error({ err: error }, 'could not record the coupon notice');
   }
+}
+
+/** What the coupon service is told: the phone number, or the username without one. */
+async function couponMsisdn(deps: Pick<Deps, 'db'>, userId: string): Promise<string> {
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['phone_number', 'username'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return user.phone_number ?? user.username;
 }

@@ -3,7 +3,7 @@ import { createVouchersSchema } from '@tunes/shared/vouchers';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createVouchers } from './service.js';
+import { createVouchers } from './voucher-codes.js';
 
 /**
  * `POST /dev/vouchers` (development only) mirrors `npm run admin -- vouchers:create`: e2e tests
@@ -25,7 +25,7 @@ export default async function voucherDevRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { codes } = await createVouchers(app.deps.db, request.body, app.deps.clock.now());
+      const { codes } = await createVouchers(app.deps, request.body);
       return reply.code(201).send({ codes });
     },
   );

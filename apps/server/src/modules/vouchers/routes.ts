@@ -7,9 +7,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notifyCouponService } from './coupon-service.js';
-import { couponMsisdn, redeemVoucher } from './service.js';
+import { redeemVoucher } from './single-redemption.js';
 
-/** Spec §7 `POST users/redeemvoucher?code=…`. */
+/** product.md §7 `POST users/redeemvoucher?code=…`. */
 export default async function voucherRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/users/redeemvoucher',
@@ -30,14 +30,8 @@ export default async function voucherRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { db, config } = app.deps;
       const redemption = await redeemVoucher(app.deps, request.userId, request.query.code, request.ip);
-      await notifyCouponService(
-        db,
-        config.COUPON_SERVICE_URL,
-        { msisdn: await couponMsisdn(db, request.userId), couponcode: redemption.code },
-        request.log,
-      );
+      await notifyCouponService(app.deps, request.userId, redemption.code, request.log);
       return {
         SubscriptionId: redemption.subscriptionId,
         StartDate: redemption.startDate.toISOString(),

@@ -5,7 +5,7 @@ import type { Database } from '../../../src/db/schema.js';
  * Tables whose rows change by design when a request is refused: throttle counters count refused
  * attempts (security.md), so they are left out of "stored data".
  */
-const BOOKKEEPING_TABLES = new Set(['rate_limits', 'kysely_migration', 'kysely_migration_lock']);
+const BOOKKEEPING_TABLES = new Set(['throttles', 'kysely_migration', 'kysely_migration_lock']);
 
 /** Row count and a digest of every row of every table: equal snapshots mean no stored data changed. */
 export async function snapshotData(db: Kysely<Database>): Promise<Record<string, string>> {

@@ -21,7 +21,7 @@ function shownText(schema: z.ZodType, input: unknown): string | null {
 }
 
 /**
- * Spec §5: the server's request schemas and the site's forms are the same shared schemas, so the
+ * product.md §5: the server's request schemas and the site's forms are the same shared schemas, so the
  * rules agree; these cases pin the rules and the spec's English texts.
  */
 describe('validation rules of product.md §5', () => {

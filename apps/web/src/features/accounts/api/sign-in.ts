@@ -51,7 +51,7 @@ export async function storeSession(
   return session;
 }
 
-/** Spec §4: after a successful sign-in go to /profile and reload. */
+/** product.md §4: after a successful sign-in go to /profile and reload. */
 export function goToProfile(): void {
   window.location.assign('/profile');
 }

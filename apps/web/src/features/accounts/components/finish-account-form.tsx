@@ -10,7 +10,7 @@ import { registerByEmail } from '../api/register';
 import { grantByPassword, storeSession } from '../api/sign-in';
 import { FieldError } from './form-error';
 
-/** Spec §5 registration rules: both required, at least 6 characters, matching. */
+/** product.md §5 registration rules: both required, at least 6 characters, matching. */
 export const finishAccountSchema = z
   .object({
     country: z.enum(REGISTRATION_COUNTRIES, { error: 'validation.country' }),

@@ -12,7 +12,7 @@ import { useCountdown } from '../hooks/use-countdown';
 import { CountryCodeSelect } from './country-code-select';
 import styles from './login-modal.module.css';
 
-/** Spec §3 "Phone login state". */
+/** product.md §3 "Phone login state". */
 interface PhoneLoginState {
   phoneNumber: string;
   countryCode: number;

@@ -59,7 +59,7 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
       if (error instanceof ApiError && error.status === 409) {
         form.setError('Email', { message: t('edit.email-taken') });
       } else {
-        // Spec §8: profile edit failures are logged; we also tell the user.
+        // product.md §8: profile edit failures are logged; we also tell the user.
         console.error('profile edit failed', error);
         setFailure(t('edit.failed'));
       }

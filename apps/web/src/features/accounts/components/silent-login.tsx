@@ -9,7 +9,7 @@ import { validateHmac } from '../api/validate-hmac';
 /** One validation per token, even when React runs the effect twice: a token works once. */
 const attempts = new Map<string, Promise<TokenResponse>>();
 
-/** Spec §8 silent-login failure messages by status; otherwise the raw message. */
+/** product.md §8 silent-login failure messages by status; otherwise the raw message. */
 function failureMessage(error: unknown, t: (key: string) => string): string {
   if (error instanceof ApiError) {
     if (error.status === 400 || error.status === 401) return t('silent.error-400');

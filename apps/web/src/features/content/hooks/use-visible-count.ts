@@ -1,7 +1,7 @@
 import { BREAKPOINT_DESKTOP_PX, BREAKPOINT_PHONE_PX } from '@tunes/shared/constants';
 import { useSyncExternalStore } from 'react';
 
-/** Spec §2: 4 cards, 2 at ≤ 1024 px, 1 below 600 px. */
+/** product.md §2: 4 cards, 2 at ≤ 1024 px, 1 below 600 px. */
 const STEPS: [query: string, count: number][] = [
   [`(max-width: ${BREAKPOINT_PHONE_PX - 0.02}px)`, 1],
   [`(max-width: ${BREAKPOINT_DESKTOP_PX}px)`, 2],

@@ -11,7 +11,7 @@ export function startCheckout(merchantCode: string): Promise<CheckoutResponse> {
   });
 }
 
-/** Spec §7 cache call: the product's own server, skipped on localhost. */
+/** product.md §7 cache call: the product's own server, skipped on localhost. */
 export async function cacheItem(key: string, value: string): Promise<void> {
   if (['localhost', '127.0.0.1'].includes(location.hostname)) return;
   await apiRequest('/api/cache/item', { method: 'POST', json: { key, value }, auth: true });

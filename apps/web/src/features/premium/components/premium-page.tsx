@@ -53,12 +53,12 @@ export function PremiumPage() {
   const checkout = useStartCheckout(session?.sub);
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
 
-  // Spec §4: a subscribed user is sent to the home page.
+  // product.md §4: a subscribed user is sent to the home page.
   useEffect(() => {
     if (subscribed) navigate('/', { replace: true });
   }, [subscribed, navigate]);
 
-  // Spec §8: a failed merchants load signs the user out (only when the session is refused).
+  // product.md §8: a failed merchants load signs the user out (only when the session is refused).
   useEffect(() => {
     const error = merchants.error;
     if (session && error instanceof ApiError && error.status === 401) logout();

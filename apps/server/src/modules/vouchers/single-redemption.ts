@@ -1,67 +1,16 @@
-import { randomInt } from 'node:crypto';
 import {
-  type CreateVouchersInput,
-  VOUCHER_ALPHABET,
   VOUCHER_ALREADY_SUBSCRIBED_MESSAGE,
   VOUCHER_ERRORS,
   VOUCHER_INVALID_MESSAGE,
 } from '@tunes/shared/vouchers';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors.js';
+import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `XXXX-XXXX-XXXX`: 12 characters of a 31-letter alphabet (~59 bits), 14 with hyphens. */
-export function newVoucherCode(): string {
-  const groups = Array.from({ length: 3 }, () =>
-    Array.from({ length: 4 }, () => VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)]).join(''),
-  );
-  return groups.join('-');
-}
-
-/** Operators' vouchers for a package (by merchant code); answers the new codes. */
-export async function createVouchers(
-  db: Kysely<Database>,
-  input: CreateVouchersInput,
-  now: Date,
-): Promise<{ codes: string[]; packageName: string; expiresAt: Date | null }> {
-  const pkg = await db
-    .selectFrom('packages')
-    .select(['id', 'name_en'])
-    .where('merchant_code', '=', input.package)
-    .executeTakeFirst();
-  if (!pkg) throw notFound(`No package has the merchant code ${input.package}.`);
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now) throw badRequest('The expiry must be in the future.', 'expiresAt');
-
-  const codes = new Set<string>();
-  while (codes.size < input.count) codes.add(newVoucherCode());
-  const rows = [...codes].map((code) => ({
-    code,
-    package_id: pkg.id,
-    days: input.days,
-    expires_at: expiresAt,
-    created_at: now,
-  }));
-  const inserted: string[] = [];
-  for (let start = 0; start < rows.length; start += 500) {
-    const batch = await db
-      .insertInto('vouchers')
-      .values(rows.slice(start, start + 500))
-      // A clash with an older code is astronomically rare; such a code is just left out.
-      .onConflict((oc) => oc.column('code').doNothing())
-      .returning('code')
-      .execute();
-    inserted.push(...batch.map((row) => row.code));
-  }
-  return { codes: inserted, packageName: pkg.name_en, expiresAt };
-}
 
 export interface Redemption {
   subscriptionId: string;
@@ -75,7 +24,9 @@ type Outcome = { kind: 'redeemed'; redemption: Redemption } | { kind: 'wrong-cod
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'throttle'>;
 
 /**
- * Activates the voucher's package for its days, once per voucher. A user holding an active
+ * Single redemption: activates the voucher's package for its days, once per voucher, however
+ * many redeem it at once (the voucher's row is held FOR UPDATE and `redeemed_by` set in the same
+ * transaction; proven by test/vouchers/redeem.test.ts). A user holding an active
  * subscription is refused before the code is looked at (no oracle). Every try takes one from the
  * user's and the client address's voucher tries before the code is looked up (one atomic step
  * each, so guesses at once count like guesses in a row); a redeemed code gives its tries back,
@@ -143,14 +94,4 @@ export async function redeemVoucher(
   }
   await Promise.all(tries.map((key) => deps.throttle.refund(key)));
   return outcome.redemption;
-}
-
-/** What the coupon service is told: the phone number, or the username without one. */
-export async function couponMsisdn(db: Kysely<Database>, userId: string): Promise<string> {
-  const user = await db
-    .selectFrom('users')
-    .select(['phone_number', 'username'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return user.phone_number ?? user.username;
 }

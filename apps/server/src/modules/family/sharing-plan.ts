@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import { prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import './tables.js';
+
+/** A database or the caller's transaction: these reads compose into a service's transaction. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SharingPlan {
+  id: string;
+  owner_id: string;
+  end_date: Date;
+  allow_share: boolean;
+  max_shared_users: number;
+}
+
+/** The subscription with its package's sharing rules. */
+function selectPlan(db: Db, subscriptionId: string) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', 'p.id', 's.package_id')
+    .select(['s.id', 's.owner_id', 's.end_date', 'p.allow_share', 'p.max_shared_users'])
+    .where('s.id', '=', subscriptionId);
+}
+const selectPlanForRead = prepared((db: Db, args: { subscriptionId: string }) =>
+  selectPlan(db, args.subscriptionId),
+);
+const selectPlanForUpdate = prepared((db: Db, args: { subscriptionId: string }) =>
+  selectPlan(db, args.subscriptionId).forUpdate('s'),
+);
+
+/**
+ * `lock` takes the subscription row FOR UPDATE, so every change of its seats runs one at a time:
+ * the seat limit (seat-limit.ts) depends on it.
+ */
+export async function findSharingPlan(
+  db: Db,
+  subscriptionId: string,
+  lock = false,
+): Promise<SharingPlan | undefined> {
+  const [plan] = await (lock ? selectPlanForUpdate : selectPlanForRead)(db, { subscriptionId });
+  return plan;
+}
+
+/** Only the owner of a sharing package manages it (product.md §6). */
+export async function ownedSharingPlan(
+  db: Db,
+  subscriptionId: string,
+  userId: string,
+  lock = false,
+): Promise<SharingPlan> {
+  const plan = await findSharingPlan(db, subscriptionId, lock);
+  if (!plan) throw notFound('No such subscription.');
+  if (plan.owner_id !== userId) throw forbidden('Only the owner of this plan may manage it.');
+  if (!plan.allow_share) throw conflict('This plan cannot be shared.', 'plan_not_shared');
+  return plan;
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../../deps.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { SandboxPaymentStatus } from './tables.js';
+import './tables.js';
+
+export interface NewSandboxPayment {
+  client_id: string;
+  invoice_id: string;
+  amount: number;
+  currency: string;
+  description: string;
+  languageCode: string;
+  redirect_url: string;
+  callback_url?: string;
+}
+
+/** A payment session for one invoice of one merchant; a second one for the same invoice is a 409. */
+export async function openSandboxPayment(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  payment: NewSandboxPayment,
+): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  const inserted = await deps.db
+    .insertInto('sandbox_gateway_payments')
+    .values({
+      token,
+      client_id: payment.client_id,
+      invoice_id: payment.invoice_id,
+      amount: payment.amount,
+      currency: payment.currency,
+      description: payment.description,
+      language_code: payment.languageCode,
+      redirect_url: payment.redirect_url,
+      callback_url: payment.callback_url ?? null,
+      created_at: deps.clock.now(),
+    })
+    .onConflict((oc) => oc.columns(['client_id', 'invoice_id']).doNothing())
+    .returning('token')
+    .executeTakeFirst();
+  if (!inserted) throw new AppError(409, 'duplicate_invoice', 'This invoice already has a payment session.');
+  return token;
+}
+
+/** What `rest/check-payment` answers for a merchant's invoice. */
+export async function sandboxPaymentState(deps: Pick<Deps, 'db'>, clientId: string, invoiceId: string) {
+  const payment = await deps.db
+    .selectFrom('sandbox_gateway_payments')
+    .select(['invoice_id', 'status', 'amount', 'currency'])
+    .where('client_id', '=', clientId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!payment) throw notFound('No payment session for this invoice.');
+  return payment;
+}
+
+export function findSandboxPayment(deps: Pick<Deps, 'db'>, token: string) {
+  return deps.db
+    .selectFrom('sandbox_gateway_payments')
+    .selectAll()
+    .where('token', '=', token)
+    .executeTakeFirst();
+}
+
+/** Closes a pending payment once; answers the closed row, or undefined when it was already closed. */
+export function closeSandboxPayment(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  token: string,
+  status: Exclude<SandboxPaymentStatus, 'pending'>,
+  cardLast4: string | null,
+) {
+  return deps.db
+    .updateTable('sandbox_gateway_payments')
+    .set({ status, card_last4: cardLast4, settled_at: deps.clock.now() })
+    .where('token', '=', token)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
