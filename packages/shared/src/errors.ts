@@ -16,15 +16,4 @@ export const errorBodySchema = z
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-export const ERROR_CODES = {
-  badRequest: 'bad_request',
-  unauthorized: 'unauthorized',
-  forbidden: 'forbidden',
-  notFound: 'not_found',
-  conflict: 'conflict',
-  tooManyRequests: 'too_many_requests',
-  payloadTooLarge: 'payload_too_large',
-  unsupportedMediaType: 'unsupported_media_type',
-  unavailable: 'service_unavailable',
-  internal: 'internal_error',
-} as const;
+export { ERROR_CODES, type ErrorCode } from './error-codes.js';

@@ -1,5 +1,7 @@
 import { STORE_ID } from '@tunes/shared/constants';
+import { ERROR_CODES, type ErrorCode } from '@tunes/shared/error-codes';
 import type { ErrorBody } from '@tunes/shared/errors';
+import { type MessageKey, translate } from './i18n';
 import {
   type AuthData,
   clearSession,
@@ -8,20 +10,130 @@ import {
   tokenExpiry,
   writeSession,
 } from './session';
+import { toast } from './toast';
 
-/** A non-2xx answer of the API, with its status and the one error body (api.md). */
+/** `error` of an ApiError when no answer came (offline, DNS, connection reset). */
+export const NETWORK_ERROR = 'network_error';
+
+/** What the user reads for each shared error code (api.md) when a call says nothing more. */
+const SHARED_MESSAGES: Record<ErrorCode | typeof NETWORK_ERROR, MessageKey> = {
+  [ERROR_CODES.badRequest]: 'errors.bad-request',
+  [ERROR_CODES.unauthorized]: 'errors.unauthorized',
+  [ERROR_CODES.forbidden]: 'errors.forbidden',
+  [ERROR_CODES.notFound]: 'errors.not-found',
+  [ERROR_CODES.conflict]: 'errors.conflict',
+  [ERROR_CODES.tooManyRequests]: 'errors.too-many-requests',
+  [ERROR_CODES.payloadTooLarge]: 'errors.bad-request',
+  [ERROR_CODES.unsupportedMediaType]: 'errors.bad-request',
+  [ERROR_CODES.unavailable]: 'errors.unavailable',
+  [ERROR_CODES.internal]: 'errors.generic',
+  [NETWORK_ERROR]: 'errors.network',
+};
+
+/** For codes of one feature (e.g. the grant's "604") that a call does not name: by status. */
+const MESSAGES_BY_STATUS: Record<number, MessageKey> = {
+  400: 'errors.bad-request',
+  401: 'errors.unauthorized',
+  403: 'errors.forbidden',
+  404: 'errors.not-found',
+  409: 'errors.conflict',
+  429: 'errors.too-many-requests',
+  503: 'errors.unavailable',
+};
+
+/**
+ * A call's own texts for its failures (product.md §8): looked up by the body's `error` code, then by
+ * the HTTP status, then `other`. `'raw'` shows the server's own message (product.md §8, silent login).
+ */
+export interface ErrorMessages {
+  readonly [codeOrStatus: string]: MessageKey | 'raw';
+}
+
+/** How a call's failures reach the user; by default the shared codes' texts and no toast. */
+export interface CallErrors {
+  /** What `ApiError.message` says; forms show it in their alert. */
+  messages?: ErrorMessages;
+  /** Toast the failure: 'message' toasts the message; a map only the failures it names, in its texts. */
+  toast?: 'message' | ErrorMessages;
+}
+
+/** A failed call: its status (0 when no answer came), the one error body (api.md), and the
+ * translated text the user should read as `message`. */
 export class ApiError extends Error {
+  override name = 'ApiError';
   constructor(
     readonly status: number,
     readonly body: Partial<ErrorBody> & Record<string, unknown>,
+    message: string,
+    /** Seconds the server asked to wait (429 `Retry-After`). */
+    readonly retryAfter?: number,
   ) {
-    super(body.message ?? body.error_description ?? `Request failed with status ${status}`);
-    this.name = 'ApiError';
+    super(message);
   }
   /** The API's error code: `error` of the body (e.g. "604" for grant errors). */
   get code(): string | undefined {
     return typeof this.body.error === 'string' ? this.body.error : undefined;
   }
+  /** The input a 400 names (`field` of the body). */
+  get field(): string | undefined {
+    return typeof this.body.field === 'string' ? this.body.field : undefined;
+  }
+}
+
+/** Whether `error` is a failed call, optionally with this status or error code. */
+export function isApiError(
+  error: unknown,
+  match: { status?: number; code?: string } = {},
+): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (match.status === undefined || error.status === match.status) &&
+    (match.code === undefined || error.code === match.code)
+  );
+}
+
+function lookUp(messages: ErrorMessages | undefined, status: number, code: string | undefined) {
+  if (!messages) return undefined;
+  return (code !== undefined ? messages[code] : undefined) ?? messages[String(status)] ?? messages.other;
+}
+
+function serverMessage(body: Partial<ErrorBody>): string | undefined {
+  return body.message ?? body.error_description;
+}
+
+/** The text of a failure: the call's own, else the shared code's, else by status. */
+function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors): string {
+  const code = typeof body.error === 'string' ? body.error : undefined;
+  const own = lookUp(errors.messages, status, code);
+  const raw = own === 'raw' ? serverMessage(body) : undefined;
+  if (raw) return raw;
+  const key =
+    (own !== 'raw' ? own : undefined) ??
+    SHARED_MESSAGES[code as ErrorCode] ??
+    MESSAGES_BY_STATUS[status] ??
+    'errors.generic';
+  return translate(key);
+}
+
+/** Toasts a failure when the call asks for it; "wait and retry" (429) as a notice, not an error. */
+function notify(error: ApiError, errors: CallErrors) {
+  if (!errors.toast) return;
+  const own = errors.toast === 'message' ? undefined : lookUp(errors.toast, error.status, error.code);
+  if (errors.toast !== 'message' && !own) return;
+  const text = own && own !== 'raw' ? translate(own) : error.message;
+  if (error.status === 429) toast(text);
+  else toast.error(text);
+}
+
+function fail(
+  status: number,
+  body: Partial<ErrorBody> & Record<string, unknown>,
+  errors: CallErrors,
+  retryAfter?: number,
+) {
+  const error = new ApiError(status, body, messageOf(status, body, errors), retryAfter);
+  notify(error, errors);
+  return error;
 }
 
 export interface RequestOptions {
@@ -34,6 +146,8 @@ export interface RequestOptions {
   /** Extra headers (e.g. the HMAC `Authorization` of silent login). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The texts and toasts of this call's failures. */
+  errors?: CallErrors;
 }
 
 /** Refresh this many seconds before the token's expiry to cover clock skew and latency. */
@@ -76,16 +190,26 @@ async function send(path: string, options: RequestOptions, accessToken?: string)
     body = JSON.stringify(options.json);
   }
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  return transport.fetch(buildUrl(path, options.query), {
-    method: options.method ?? 'GET',
-    headers,
-    body,
-    signal: options.signal,
-    credentials: 'same-origin',
-  });
+  try {
+    return await transport.fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw fail(0, { error: NETWORK_ERROR, message: String(error) }, options.errors ?? {});
+  }
 }
 
-async function parse<T>(response: Response): Promise<T> {
+function retryAfterOf(response: Response, data: Record<string, unknown>): number | undefined {
+  const value = Number(data.retryAfter ?? response.headers.get('retry-after'));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+async function parse<T>(response: Response, errors: CallErrors = {}): Promise<T> {
   const text = await response.text();
   let data: unknown = null;
   if (text) {
@@ -96,16 +220,21 @@ async function parse<T>(response: Response): Promise<T> {
     }
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data ?? { error: String(response.status) }) as ErrorBody);
+    const body = (data ?? { error: String(response.status) }) as Partial<ErrorBody> & Record<string, unknown>;
+    throw fail(response.status, body, errors, retryAfterOf(response, body));
   }
   return data as T;
 }
 
 /** The token endpoint's address, fetched once and kept in localStorage (product.md §7). */
-export async function getGrantUrl(): Promise<string> {
+export async function getGrantUrl(errors?: CallErrors): Promise<string> {
   const stored = localStorage.getItem(GRANT_URL_KEY);
   if (stored) return stored;
-  const { grantURL } = await parse<{ grantURL: string }>(await send('/api/application/grantUrl', {}));
+  const options = { errors };
+  const { grantURL } = await parse<{ grantURL: string }>(
+    await send('/api/application/grantUrl', options),
+    errors,
+  );
   localStorage.setItem(GRANT_URL_KEY, grantURL);
   return grantURL;
 }
@@ -118,8 +247,12 @@ export interface TokenResponse {
 }
 
 /** Posts a form-encoded grant to the token endpoint. */
-export async function requestToken(form: Record<string, string>): Promise<TokenResponse> {
-  return parse<TokenResponse>(await send(await getGrantUrl(), { method: 'POST', form }));
+export async function requestToken(
+  form: Record<string, string>,
+  errors?: CallErrors,
+): Promise<TokenResponse> {
+  const options: RequestOptions = { method: 'POST', form, errors };
+  return parse<TokenResponse>(await send(await getGrantUrl(errors), options), errors);
 }
 
 let refreshing: Promise<AuthData | null> | null = null;
@@ -139,7 +272,7 @@ async function refreshSession(stale: AuthData): Promise<AuthData | null> {
       writeSession(next);
       return next;
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) clearSession();
+      if (isApiError(error) && error.status >= 400 && error.status < 500) clearSession();
       throw error;
     }
   };
@@ -160,18 +293,40 @@ export async function freshSession(force = false): Promise<AuthData | null> {
   return refreshing;
 }
 
+/** The session for an authenticated call; failing to get one fails the call, in its texts. */
+async function sessionFor(errors: CallErrors, force = false): Promise<AuthData> {
+  let session: AuthData | null;
+  try {
+    session = await freshSession(force);
+  } catch (error) {
+    if (isApiError(error) && error.status === 0) throw fail(0, error.body, errors);
+    session = null;
+  }
+  if (!session) throw fail(401, { error: ERROR_CODES.unauthorized, message: 'Not signed in.' }, errors);
+  return session;
+}
+
 /**
- * The one way the site calls the API: adds the store id, the access token (refreshed before the
- * call when it has expired, and once more if the server still says 401), and turns failures into
- * ApiError.
+ * The one way the site calls the API: adds the store id and the access token (refreshed before
+ * the call when it has expired, and once more if the server still says 401; a session the
+ * server keeps refusing ends here), and turns every failure into an ApiError whose message is
+ * the translated text the user reads, toasting it when the call asks to (`errors`).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  if (!options.auth) return parse<T>(await send(path, options));
-  const session = await freshSession();
-  if (!session) throw new ApiError(401, { error: 'unauthorized', message: 'Not signed in.' });
+  const errors = options.errors ?? {};
+  if (!options.auth) return parse<T>(await send(path, options), errors);
+  const session = await sessionFor(errors);
   const response = await send(path, options, session.access_token);
-  if (response.status !== 401) return parse<T>(response);
-  const renewed = await freshSession(true);
-  if (!renewed) throw new ApiError(401, { error: 'unauthorized', message: 'Not signed in.' });
-  return parse<T>(await send(path, options, renewed.access_token));
+  if (response.status !== 401) return parse<T>(response, errors);
+  const renewed = await sessionFor(errors, true);
+  const retried = await send(path, options, renewed.access_token);
+  if (retried.status === 401) clearSession();
+  return parse<T>(retried, errors);
+}
+
+/** The text to show for a failure caught in a form: the call's own, or the generic one. */
+export function userMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  console.error(error);
+  return translate('errors.generic');
 }

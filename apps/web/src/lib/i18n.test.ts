@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next from 'i18next';
-import { describe, expect, it } from 'vitest';
-import { i18nOptions } from './i18n';
+import { describe, expect, it, vi } from 'vitest';
+import { i18nOptions, MissingTranslationError } from './i18n';
 
 const localesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../i18n/locales');
 
@@ -67,14 +67,61 @@ describe('translation catalogues', () => {
   }
 });
 
+describe('shared schema messages', () => {
+  it('are keys of common validation in both languages', () => {
+    const sharedDir = path.join(localesDir, '../../../../../packages/shared/src');
+    const used = new Set(
+      readdirSync(sharedDir)
+        .filter((file) => file.endsWith('.ts'))
+        .flatMap((file) => [
+          ...readFileSync(path.join(sharedDir, file), 'utf8').matchAll(/'(validation\.[a-z0-9-]+)'/g),
+        ])
+        .map((match) => match[1] ?? ''),
+    );
+    expect(used.size).toBeGreaterThan(5);
+    for (const language of ['en', 'mn']) {
+      const validation = (load(language).common?.validation ?? {}) as Catalogue;
+      const missing = [...used].filter(
+        (key) => typeof validation[key.slice('validation.'.length)] !== 'string',
+      );
+      expect(missing, `missing from ${language}/common.json`).toEqual([]);
+    }
+  });
+});
+
 describe('missing translations', () => {
-  it('show the spec fallback text naming the key and the language', async () => {
+  async function instanceWith(strict: boolean) {
     const instance = i18next.createInstance();
     await instance.init({
-      ...i18nOptions('mn', instance),
-      resources: { mn: { common: { present: 'Байна' } } },
+      ...i18nOptions('mn', instance, strict),
+      resources: { mn: { common: { brand: 'Tunes' } } },
     });
-    expect(instance.t('present')).toBe('Байна');
-    expect(instance.t('nav.nowhere')).toBe('Missing translationId: nav.nowhere for language: mn');
+    return instance;
+  }
+
+  it('throw in development and tests, naming the key and the language', async () => {
+    const instance = await instanceWith(true);
+    expect(instance.t('brand')).toBe('Tunes');
+    expect(() => instance.t('nav.home')).toThrow(MissingTranslationError);
+    expect(() => instance.t('nav.home')).toThrow('Missing translationId: nav.home for language: mn');
+  });
+
+  it('throw by default under the test runner', async () => {
+    const instance = i18next.createInstance();
+    await instance.init({ ...i18nOptions('en', instance), resources: { en: { common: {} } } });
+    expect(() => instance.t('loading')).toThrow('Missing translationId: loading for language: en');
+  });
+
+  it('show the spec fallback text in production and report it to the console once', async () => {
+    const report = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const instance = await instanceWith(false);
+      expect(instance.t('nav.faq')).toBe('Missing translationId: nav.faq for language: mn');
+      expect(instance.t('nav.faq')).toBe('Missing translationId: nav.faq for language: mn');
+      expect(report).toHaveBeenCalledTimes(1);
+      expect(report).toHaveBeenCalledWith('Missing translationId: nav.faq for language: mn');
+    } finally {
+      report.mockRestore();
+    }
   });
 });

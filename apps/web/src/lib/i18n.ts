@@ -1,12 +1,13 @@
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY, LANGUAGES, type Language } from '@tunes/shared/constants';
-import i18n, { type InitOptions } from 'i18next';
+import i18n, { type InitOptions, type ParseKeys } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
+import type { Resources } from '@/i18n/resources';
 
 /**
  * One catalogue per language (`i18n/locales/<lang>/`), split into one namespace per feature so
- * a route loads only the texts it shows. English is the source of truth; a unit test fails when
- * the two languages differ in keys.
+ * a route loads only the texts it shows. English is the source of truth: its keys type every
+ * `t(key)` (`i18n/resources.ts`), and a unit test fails when the two languages differ in keys.
  */
 export const NAMESPACES = [
   'common',
@@ -16,8 +17,27 @@ export const NAMESPACES = [
   'vouchers',
   'content',
   'content-help',
-] as const;
+] as const satisfies readonly (keyof Resources)[];
 export type Namespace = (typeof NAMESPACES)[number];
+
+/** A key of one namespace, checked against the English catalogue. */
+export type TranslationKey<N extends Namespace = 'common'> = ParseKeys<N>;
+
+/** A key of any namespace written `namespace:key` (common's also bare), e.g. for the API client. */
+export type MessageKey = ParseKeys<typeof NAMESPACES>;
+
+/** The text of a key of any namespace in the active language. */
+export function translate(key: MessageKey): string {
+  return i18n.t(key, { ns: NAMESPACES });
+}
+
+/** The messages of the shared schemas (product.md §5): keys of common's `validation`. */
+export type ValidationKey = `validation.${keyof Resources['common']['validation'] & string}`;
+
+/** Whether a schema's message is one of the catalogue's validation keys (`i18n.test.ts` checks all). */
+export function isValidationKey(message: string): message is ValidationKey {
+  return message.startsWith('validation.');
+}
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -39,15 +59,37 @@ export function storedLanguage(): Language {
  */
 export const LANGUAGE_COOKIE = 'lang';
 function rememberLanguage(language: string) {
+  // biome-ignore lint/suspicious/noDocumentCookie: one plain cookie; the Cookie Store API is not in every browser we serve.
   document.cookie = `${LANGUAGE_COOKIE}=${language}; Max-Age=31536000; Path=/; SameSite=Lax`;
 }
 
-export function missingTranslation(id: string, language: string): string {
-  return `Missing translationId: ${id} for language: ${language}`;
+export class MissingTranslationError extends Error {
+  override name = 'MissingTranslationError';
+}
+
+const reported = new Set<string>();
+
+/**
+ * A key the catalogue lacks. `strict` (development and tests) throws, so the mistake cannot go
+ * unseen; otherwise the page shows the product.md's text (product.md §8) and the console gets it once per
+ * key and language, where the end-to-end tests fail on it (`e2e/fixtures.ts`).
+ */
+export function missingTranslation(id: string, language: string, strict: boolean): string {
+  const text = `Missing translationId: ${id} for language: ${language}`;
+  if (strict) throw new MissingTranslationError(text);
+  if (!reported.has(text)) {
+    reported.add(text);
+    console.error(text);
+  }
+  return text;
 }
 
 /** The i18next options of the site; `instance` answers which language is active. */
-export function i18nOptions(language: Language, instance: { language: string }): InitOptions {
+export function i18nOptions(
+  language: Language,
+  instance: { language: string },
+  strict: boolean = import.meta.env.DEV,
+): InitOptions {
   return {
     lng: language,
     fallbackLng: false,
@@ -56,7 +98,7 @@ export function i18nOptions(language: Language, instance: { language: string }):
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
-    parseMissingKeyHandler: (key) => missingTranslation(key, instance.language),
+    parseMissingKeyHandler: (key) => missingTranslation(key, instance.language, strict),
     react: { useSuspense: true },
   };
 }

@@ -1,14 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { logout, useSession } from '@/lib/auth';
+import type { TranslationKey } from '@/lib/i18n';
 import { AppBadges } from './app-badges';
 import { Logo } from './logo';
 
 const SOCIAL_LINKS = [
-  { key: 'mail', href: 'mailto:hello@tunes.mn' },
-  { key: 'facebook', href: 'https://www.facebook.com/tunes.mn' },
-  { key: 'instagram', href: 'https://www.instagram.com/tunes.mn' },
-] as const;
+  { label: 'social.mail', href: 'mailto:hello@tunes.mn' },
+  { label: 'social.facebook', href: 'https://www.facebook.com/tunes.mn' },
+  { label: 'social.instagram', href: 'https://www.instagram.com/tunes.mn' },
+] as const satisfies readonly { label: TranslationKey; href: string }[];
 
 export function Footer() {
   const { t } = useTranslation('common');
@@ -53,9 +54,9 @@ export function Footer() {
           <AppBadges />
           <ul className="footer__social" aria-label={t('footer.social')}>
             {SOCIAL_LINKS.map((link) => (
-              <li key={link.key}>
+              <li key={link.href}>
                 <a href={link.href} target="_blank" rel="noopener noreferrer">
-                  {t(`social.${link.key}`)}
+                  {t(link.label)}
                 </a>
               </li>
             ))}

@@ -1,5 +1,12 @@
-import { LANGUAGES } from '@tunes/shared/constants';
+import type { Language } from '@tunes/shared/constants';
 import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '@/lib/i18n';
+
+/** Each language by its own name, so a reader of the other finds it (product.md §1). */
+const LANGUAGE_NAMES = {
+  en: 'language.en',
+  mn: 'language.mn',
+} as const satisfies Record<Language, TranslationKey>;
 
 /** The bar above the header that switches between English and Mongolian (product.md §2). */
 export function LanguageSwitcher() {
@@ -7,7 +14,7 @@ export function LanguageSwitcher() {
   return (
     <nav className="language-bar" aria-label={t('language.label')}>
       <ul className="language-bar__list">
-        {LANGUAGES.map((language) => (
+        {Object.entries(LANGUAGE_NAMES).map(([language, name]) => (
           <li key={language}>
             <button
               type="button"
@@ -16,7 +23,7 @@ export function LanguageSwitcher() {
               aria-pressed={i18n.language === language}
               onClick={() => void i18n.changeLanguage(language)}
             >
-              {t(`language.${language}`)}
+              {t(name)}
             </button>
           </li>
         ))}

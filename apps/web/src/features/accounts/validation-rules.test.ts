@@ -7,16 +7,15 @@ import {
 } from '@tunes/shared/accounts';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import accountsEn from '@/i18n/locales/en/accounts.json';
 import commonEn from '@/i18n/locales/en/common.json';
 import { finishAccountSchema } from './components/finish-account-form';
 
-/** The English text the site shows for a schema's first issue (keys live in accounts or common). */
+/** The English text the site shows for a schema's first issue (keys live in common `validation`). */
 function shownText(schema: z.ZodType, input: unknown): string | null {
   const result = schema.safeParse(input);
   if (result.success) return null;
   const key = result.error.issues[0]?.message.replace(/^validation\./, '') ?? '';
-  const texts: Record<string, string> = { ...commonEn.validation, ...accountsEn.validation };
+  const texts: Record<string, string> = commonEn.validation;
   return texts[key] ?? `untranslated: ${key}`;
 }
 

@@ -1,33 +1,64 @@
 import { OTP_RESULT } from '@tunes/shared/accounts';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { apiRequest, type CallErrors, isApiError } from '@/lib/api-client';
 
 export type OtpTarget = { msisdn: string } | { email: string };
 
-/** `GET /api/users/requestotp`: SMS for a number, e-mail (language 'en') for an address (product.md §7). */
-export function requestOtp(target: OtpTarget, language: string): Promise<unknown> {
+export interface CodeRequested {
+  /** Seconds before another code may be asked for. */
+  resendIn: number;
+  /** A code was sent moments ago (429): the earlier one is still good (product.md §7). */
+  alreadySent: boolean;
+}
+
+/**
+ * `GET /api/users/requestotp`: SMS for a number, e-mail (language 'en') for an address (product.md §7).
+ * A 429 means a code was already sent: the client shows 'OTP already sent' and the flow moves
+ * on to the code step with the server's wait; any other failure is toasted (product.md §8).
+ */
+export async function requestOtp(
+  target: OtpTarget,
+  language: string,
+  { resend = false, resendIn }: { resend?: boolean; resendIn: number },
+): Promise<CodeRequested> {
   const query =
     'email' in target
       ? { email: target.email, otpprovider: 'email', language: 'en' }
       : { msisdn: target.msisdn, otpprovider: 'sms', language };
-  return apiRequest('/api/users/requestotp', { query });
-}
-
-/** Whether the answer of `requestOtp` failing means "a code was already sent" (product.md §7: 429). */
-export function isAlreadySent(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 429;
-}
-
-/** Seconds the server asks to wait before another code, from a 429 answer. */
-export function retryAfterSeconds(error: unknown): number | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const value = Number(error.body.retryAfter);
-  return Number.isFinite(value) && value > 0 ? value : undefined;
+  try {
+    await apiRequest('/api/users/requestotp', {
+      query,
+      errors: {
+        messages: {
+          429: 'accounts:messages.otp-already-sent',
+          other: resend ? 'accounts:messages.otp-resend-failed' : 'accounts:messages.otp-request-failed',
+        },
+        toast: 'message',
+      },
+    });
+    return { resendIn, alreadySent: false };
+  } catch (error) {
+    if (isApiError(error, { status: 429 }))
+      return { resendIn: error.retryAfter ?? resendIn, alreadySent: true };
+    throw error;
+  }
 }
 
 /** `GET /api/users/validateotp`: true when the error field is null or "610" (product.md §5). */
-export async function validateOtp(target: OtpTarget, otp: string): Promise<boolean> {
+export async function validateOtp(target: OtpTarget, otp: string, errors: CallErrors): Promise<boolean> {
   const { error } = await apiRequest<{ error: string | null }>('/api/users/validateotp', {
     query: { ...target, otp },
+    errors,
   });
   return error === null || error === OTP_RESULT.alreadyValidated;
+}
+
+/** The e-mail sign-up's code check (product.md §8 validateOTP: 409 'email already in use', toasted). */
+export function verifyEmailCode(email: string, otp: string): Promise<boolean> {
+  return validateOtp({ email }, otp, {
+    messages: {
+      409: 'accounts:messages.email-in-use',
+      other: 'accounts:messages.email-verification-failed',
+    },
+    toast: { 409: 'accounts:messages.email-in-use' },
+  });
 }

@@ -1,5 +1,5 @@
 import type { LoginInfo } from '@tunes/shared/accounts';
-import { apiRequest, requestToken, type TokenResponse } from '@/lib/api-client';
+import { apiRequest, type CallErrors, requestToken, type TokenResponse } from '@/lib/api-client';
 import { type AuthData, writeSession } from '@/lib/session';
 
 function subjectOf(accessToken: string): string {
@@ -9,13 +9,22 @@ function subjectOf(accessToken: string): string {
 }
 
 /** Grant of product.md §7: `grant_type=msisdn` with the number and its code. */
-export function grantByMsisdn(msisdn: string, code: string): Promise<TokenResponse> {
-  return requestToken({ grant_type: 'msisdn', msisdn, code, skip_decryption: 'true' });
+export function grantByMsisdn(msisdn: string, code: string, errors: CallErrors): Promise<TokenResponse> {
+  return requestToken({ grant_type: 'msisdn', msisdn, code, skip_decryption: 'true' }, errors);
 }
 
-/** Grant of product.md §7: `grant_type=password` with username and password. */
+/**
+ * Grant of product.md §7: `grant_type=password` with username and password. product.md §8: a failure reads
+ * 'Login failed. Please check your details…' and toasts 'Login failed'.
+ */
 export function grantByPassword(username: string, password: string): Promise<TokenResponse> {
-  return requestToken({ grant_type: 'password', username, password, skip_decryption: 'true' });
+  return requestToken(
+    { grant_type: 'password', username, password, skip_decryption: 'true' },
+    {
+      messages: { 429: 'accounts:messages.too-many-attempts', other: 'accounts:messages.email-login-failed' },
+      toast: { other: 'accounts:toast.login-failed' },
+    },
+  );
 }
 
 /**
@@ -49,6 +58,12 @@ export async function storeSession(
     console.error('getlogins failed', error);
   }
   return session;
+}
+
+/** E-mail sign-in: the password grant, then the session (never the password) is stored. */
+export async function signInWithPassword(email: string, password: string, extra: Partial<AuthData> = {}) {
+  const tokens = await grantByPassword(email, password);
+  return storeSession(tokens, { username: email, ...extra });
 }
 
 /** product.md §4: after a successful sign-in go to /profile and reload. */

@@ -7,7 +7,12 @@ export type ProfileForm = Profile & { Email: string };
 
 /** `PATCH /api/users/me/details` with the whole form state (product.md §3). */
 export function updateDetails(form: ProfileForm): Promise<Profile> {
-  return apiRequest<Profile>('/api/users/me/details', { method: 'PATCH', json: form, auth: true });
+  return apiRequest<Profile>('/api/users/me/details', {
+    method: 'PATCH',
+    json: form,
+    auth: true,
+    errors: { messages: { 409: 'accounts:edit.email-taken', other: 'accounts:edit.failed' } },
+  });
 }
 
 export function useUpdateDetails() {
@@ -15,6 +20,8 @@ export function useUpdateDetails() {
   return useMutation({
     mutationFn: updateDetails,
     onSuccess: (profile) => queryClient.setQueryData(profileQueryKey(profile.UserId), profile),
+    // product.md §8: profile edit failures are logged; the form also tells the user.
+    onError: (error) => console.error('profile edit failed', error),
   });
 }
 

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { toast } from '@/lib/toast';
-import { isAlreadySent, requestOtp, retryAfterSeconds } from '../api/otp';
+import { userMessage } from '@/lib/api-client';
+import { requestOtp } from '../api/otp';
 import { FieldError } from './form-error';
 import styles from './login-modal.module.css';
 
@@ -32,15 +32,10 @@ export function CreateAccountForm({ onCodeSent, onBack }: Props) {
   const submit = form.handleSubmit(async ({ email }) => {
     setFailure('');
     try {
-      await requestOtp({ email }, i18n.language);
-      onCodeSent(email, RESEND_COUNTDOWN_SECONDS);
+      const { resendIn } = await requestOtp({ email }, i18n.language, { resendIn: RESEND_COUNTDOWN_SECONDS });
+      onCodeSent(email, resendIn);
     } catch (error) {
-      if (isAlreadySent(error)) {
-        toast(t('messages.otp-already-sent'));
-        onCodeSent(email, retryAfterSeconds(error) ?? RESEND_COUNTDOWN_SECONDS);
-        return;
-      }
-      setFailure(t('messages.otp-request-failed'));
+      setFailure(userMessage(error));
     }
   });
 

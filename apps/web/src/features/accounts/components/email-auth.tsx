@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '@/lib/i18n';
 import { CreateAccountForm } from './create-account-form';
 import { EmailLoginForm } from './email-login-form';
 import { FinishAccountForm } from './finish-account-form';
@@ -14,7 +15,7 @@ type Step =
   | { name: 'verify'; email: string; resendIn: number }
   | { name: 'finish'; email: string; otp: string };
 
-const TITLES: Record<Step['name'], string | null> = {
+const TITLES: Record<Step['name'], TranslationKey<'accounts'> | null> = {
   login: null,
   forgot: 'email.forgot-title',
   create: 'email.create-title',

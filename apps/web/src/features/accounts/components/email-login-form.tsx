@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api-client';
-import { toast } from '@/lib/toast';
-import { grantByPassword, storeSession } from '../api/sign-in';
+import { userMessage } from '@/lib/api-client';
+import { signInWithPassword } from '../api/sign-in';
 import { FieldError } from './form-error';
 import styles from './login-modal.module.css';
 
@@ -32,14 +31,12 @@ export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
   const submit = form.handleSubmit(async ({ email, password }) => {
     setFailure('');
     try {
-      const tokens = await grantByPassword(email, password);
-      await storeSession(tokens, { username: email });
-      onSignedIn();
+      await signInWithPassword(email, password);
     } catch (error) {
-      const tooMany = error instanceof ApiError && error.status === 429;
-      setFailure(t(tooMany ? 'messages.too-many-attempts' : 'messages.email-login-failed'));
-      toast.error(t('toast.login-failed'));
+      setFailure(userMessage(error));
+      return;
     }
+    onSignedIn();
   });
 
   return (

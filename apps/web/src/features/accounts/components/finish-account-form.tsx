@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { userMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { registerByEmail } from '../api/register';
-import { grantByPassword, storeSession } from '../api/sign-in';
+import { signInWithPassword } from '../api/sign-in';
 import { FieldError } from './form-error';
 
 /** product.md §5 registration rules: both required, at least 6 characters, matching. */
@@ -58,20 +59,13 @@ export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
     setFailure('');
     try {
       await registerByEmail({ email, password, country, otp });
-    } catch {
-      toast.error(t('messages.error-creating-account'));
-      setFailure(t('messages.registration-failed'));
+      toast.success(t('messages.account-created-successfully'));
+      await signInWithPassword(email, password, { country });
+    } catch (error) {
+      setFailure(userMessage(error));
       return;
     }
-    toast.success(t('messages.account-created-successfully'));
-    try {
-      const tokens = await grantByPassword(email, password);
-      await storeSession(tokens, { username: email, country });
-      onSignedIn();
-    } catch {
-      setFailure(t('messages.email-login-failed'));
-      toast.error(t('toast.login-failed'));
-    }
+    onSignedIn();
   });
 
   return (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { userMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { forgotPassword } from '../api/passwords';
 import { FieldError } from './form-error';
@@ -28,8 +29,8 @@ export function ForgotPasswordForm({ onDone }: { onDone(): void }) {
       await forgotPassword(email);
       toast.success(t('messages.forgot-success'));
       onDone();
-    } catch {
-      setFailure(t('messages.forgot-failed'));
+    } catch (error) {
+      setFailure(userMessage(error));
     }
   });
 

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '@/lib/i18n';
 import { goToProfile } from '../api/sign-in';
 import { blockEnter } from './block-enter';
 import { EmailAuth } from './email-auth';
@@ -33,6 +34,11 @@ function keepFocusInside(event: KeyboardEvent<HTMLElement>) {
     first.focus();
   }
 }
+
+const METHODS = [
+  { name: 'mobile', label: 'modal.mobile' },
+  { name: 'email', label: 'modal.email' },
+] as const satisfies readonly { name: string; label: TranslationKey<'accounts'> }[];
 
 /** The login-or-register modal of product.md §2: Mobile (default) or E-mail. */
 export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
@@ -75,7 +81,7 @@ export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
         </h2>
         <fieldset className={styles.switch}>
           <legend className="visually-hidden">{t('modal.method')}</legend>
-          {(['mobile', 'email'] as const).map((name) => (
+          {METHODS.map(({ name, label }) => (
             <button
               key={name}
               type="button"
@@ -83,7 +89,7 @@ export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
               aria-pressed={method === name}
               onClick={() => setMethod(name)}
             >
-              {t(`modal.${name}`)}
+              {t(label)}
             </button>
           ))}
         </fieldset>

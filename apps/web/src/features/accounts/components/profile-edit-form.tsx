@@ -7,7 +7,8 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-client';
+import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useUpdateDetails } from '../api/update-details';
 import { ConfirmEmailChange } from './confirm-email-change';
@@ -27,7 +28,7 @@ const FIELDS = [
   ['FirstName', 'edit.first-name', 'given-name', 'text'],
   ['LastName', 'edit.last-name', 'family-name', 'text'],
   ['Email', 'edit.email', 'email', 'email'],
-] as const;
+] as const satisfies readonly (readonly [keyof Values, TranslationKey<'accounts'>, string, string])[];
 
 /** /profile-edit (product.md §2): FirstName, LastName, Email, at most 50 characters; success → /profile. */
 export function ProfileEditForm({ profile }: { profile: Profile }) {
@@ -46,24 +47,18 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   });
   const { errors, isSubmitting } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
+  const submit = form.handleSubmit((values) => {
     setFailure('');
-    try {
-      // The whole edit state is sent (product.md §3); the server reads the editable fields.
-      const saved = await update.mutateAsync({ ...profile, ...values });
-      toast.success(t('edit.saved'));
-      // A new address waits for the code sent to it before it counts.
-      if (saved.PendingEmail) setPendingEmail(saved.PendingEmail);
-      else navigate('/profile');
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        form.setError('Email', { message: t('edit.email-taken') });
-      } else {
-        // product.md §8: profile edit failures are logged; we also tell the user.
-        console.error('profile edit failed', error);
-        setFailure(t('edit.failed'));
-      }
-    }
+    // The whole edit state is sent (product.md §3); the server reads the editable fields.
+    return update
+      .mutateAsync({ ...profile, ...values })
+      .then((saved) => {
+        toast.success(t('edit.saved'));
+        // A new address waits for the code sent to it before it counts.
+        if (saved.PendingEmail) setPendingEmail(saved.PendingEmail);
+        else navigate('/profile');
+      })
+      .catch((error: unknown) => setFailure(userMessage(error)));
   });
 
   if (pendingEmail) {

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { resetPassword } from '../api/passwords';
 import { blockEnter } from './block-enter';
@@ -58,13 +58,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
       toast.success(t('reset.done'));
       navigate('/login');
     } catch (error) {
-      setFailure(
-        t(
-          error instanceof ApiError && error.body.field === 'Token'
-            ? 'reset.invalid'
-            : 'messages.forgot-failed',
-        ),
-      );
+      setFailure(userMessage(error));
     }
   });
 

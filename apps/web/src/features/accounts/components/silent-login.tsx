@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { ApiError, type TokenResponse } from '@/lib/api-client';
+import { type TokenResponse, userMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { storeSession } from '../api/sign-in';
 import { validateHmac } from '../api/validate-hmac';
@@ -9,20 +9,10 @@ import { validateHmac } from '../api/validate-hmac';
 /** One validation per token, even when React runs the effect twice: a token works once. */
 const attempts = new Map<string, Promise<TokenResponse>>();
 
-/** product.md §8 silent-login failure messages by status; otherwise the raw message. */
-function failureMessage(error: unknown, t: (key: string) => string): string {
-  if (error instanceof ApiError) {
-    if (error.status === 400 || error.status === 401) return t('silent.error-400');
-    if (error.status === 402) return t('silent.error-402');
-    if (error.status === 403) return t('silent.error-403');
-    if (error.status === 404) return t('silent.error-404');
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Silent login from `/premium?userId=…&token=…` (product.md §4): validates the HMAC token, stores the
- * session and goes to /profile with a Mongolian toast; on failure a Mongolian toast and the error.
+ * session and goes to /profile with a Mongolian toast; on failure a Mongolian toast and the error
+ * (`api/validate-hmac.ts`).
  */
 export function SilentLogin() {
   const params = new URLSearchParams(useSearch());
@@ -57,9 +47,8 @@ function SilentLoginCheck({ userId, token }: { userId: string; token: string }) 
         navigate('/profile', { replace: true });
       })
       .catch((error: unknown) => {
-        if (!current) return;
-        toast.error(t('silent.failure'));
-        setState({ status: 'error', message: failureMessage(error, t) });
+        // The API client toasted the Mongolian 'log in again'; the product.md §8 text stays on the page.
+        if (current) setState({ status: 'error', message: userMessage(error) });
       });
     return () => {
       current = false;

@@ -1,9 +1,8 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
-import { toast } from '@/lib/toast';
-import { isAlreadySent, requestOtp, retryAfterSeconds, validateOtp } from '../api/otp';
+import { userMessage } from '@/lib/api-client';
+import { requestOtp, verifyEmailCode } from '../api/otp';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';
 import styles from './login-modal.module.css';
@@ -31,18 +30,13 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
     setBusy(true);
     setFailure('');
     try {
-      if (await validateOtp({ email }, code)) {
+      if (await verifyEmailCode(email, code)) {
         onVerified(code);
         return;
       }
       setFailure(t('messages.invalid-code'));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        toast.error(t('messages.email-in-use'));
-        setFailure(t('messages.email-in-use'));
-      } else {
-        setFailure(t('messages.email-verification-failed'));
-      }
+      setFailure(userMessage(error));
     }
     setBusy(false);
   };
@@ -50,16 +44,14 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
   const resend = async () => {
     setBusy(true);
     try {
-      await requestOtp({ email }, i18n.language);
-      setDigits(Array(OTP_LENGTH).fill(''));
-      countdown.start(RESEND_COUNTDOWN_AFTER_RESEND_SECONDS);
-    } catch (error) {
-      if (isAlreadySent(error)) {
-        toast(t('messages.otp-already-sent'));
-        countdown.start(retryAfterSeconds(error) ?? RESEND_COUNTDOWN_AFTER_RESEND_SECONDS);
-      } else {
-        toast.error(t('messages.otp-resend-failed'));
-      }
+      const sent = await requestOtp({ email }, i18n.language, {
+        resend: true,
+        resendIn: RESEND_COUNTDOWN_AFTER_RESEND_SECONDS,
+      });
+      if (!sent.alreadySent) setDigits(Array(OTP_LENGTH).fill(''));
+      countdown.start(sent.resendIn);
+    } catch {
+      // The API client toasted 'Failed to resend OTP'; the countdown stays at zero to try again.
     }
     setBusy(false);
   };

@@ -10,22 +10,29 @@ import {
 import { useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { isValidationKey, type TranslationKey } from '@/lib/i18n';
 import { useSendFeedback } from '../api/send-feedback';
 import styles from './contact.module.css';
 
-type Result = { kind: 'success'; text: string } | { kind: 'error' };
+type Result = { kind: 'success' | 'error'; text: string };
 type FeedbackForm = { name: string; email: string; feedback: string };
 
 const FIELDS: {
   name: FieldPath<FeedbackForm>;
+  label: TranslationKey<'content'>;
   type: 'text' | 'email' | 'textarea';
   max: number;
   autoComplete: string;
 }[] = [
-  { name: 'name', type: 'text', max: FEEDBACK_NAME_MAX_LENGTH, autoComplete: 'name' },
-  { name: 'email', type: 'email', max: EMAIL_MAX_LENGTH, autoComplete: 'email' },
-  { name: 'feedback', type: 'textarea', max: FEEDBACK_TEXT_MAX_LENGTH, autoComplete: 'off' },
+  { name: 'name', label: 'feedback.name', type: 'text', max: FEEDBACK_NAME_MAX_LENGTH, autoComplete: 'name' },
+  { name: 'email', label: 'feedback.email', type: 'email', max: EMAIL_MAX_LENGTH, autoComplete: 'email' },
+  {
+    name: 'feedback',
+    label: 'feedback.feedback',
+    type: 'textarea',
+    max: FEEDBACK_TEXT_MAX_LENGTH,
+    autoComplete: 'off',
+  },
 ];
 
 /** The feedback form of /contact (product.md §2, §5, §7): all fields required; clears on success. */
@@ -54,13 +61,14 @@ export function FeedbackForm() {
         });
       },
       onError: (error) => {
-        const field = error instanceof ApiError ? error.body.field : undefined;
+        // The server names the field it refused; the form marks it with the schema's message.
+        const { field } = error;
         if (field === 'name' || field === 'email' || field === 'feedback') {
           setError(field, {
             message: field === 'email' ? 'validation.enter-valid-email' : 'validation.required',
           });
         }
-        setResult({ kind: 'error' });
+        setResult({ kind: 'error', text: error.message });
       },
     });
   });
@@ -70,7 +78,7 @@ export function FeedbackForm() {
       <h2 id="feedback-title">{t('feedback.title')}</h2>
       <p className={styles.muted}>{t('feedback.intro')}</p>
       <form onSubmit={onSubmit} noValidate>
-        {FIELDS.map(({ name, type, max, autoComplete }) => {
+        {FIELDS.map(({ name, label, type, max, autoComplete }) => {
           const error = formState.errors[name]?.message;
           const id = `feedback-${name}`;
           const shared = {
@@ -85,7 +93,7 @@ export function FeedbackForm() {
           return (
             <div className="field" key={name}>
               <label className="field__label" htmlFor={id}>
-                {t(`feedback.${name}`)}
+                {t(label)}
               </label>
               {type === 'textarea' ? (
                 <textarea className="textarea" rows={6} {...shared} />
@@ -93,7 +101,7 @@ export function FeedbackForm() {
                 <input className="input" type={type} {...shared} />
               )}
               <span id={`${id}-error`} className="field__error">
-                {error ? tCommon(error) : ''}
+                {error && isValidationKey(error) ? tCommon(error) : error}
               </span>
             </div>
           );
@@ -107,7 +115,7 @@ export function FeedbackForm() {
         </div>
         {result?.kind === 'error' && (
           <p className="form-error" role="alert">
-            {t('feedback.failed')}
+            {result.text}
           </p>
         )}
         <button

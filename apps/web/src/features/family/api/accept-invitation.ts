@@ -1,21 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { INVITATION_ERRORS } from '@tunes/shared/family';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 
+/** Joins the plan of an invitation code; a refusal reads the product.md §8 text. */
 export function acceptInvitation(code: string): Promise<{ SubscriptionId: string }> {
   return apiRequest(`/api/subscription/invitations/${encodeURIComponent(code)}`, {
     method: 'POST',
     auth: true,
+    errors: {
+      messages: {
+        [INVITATION_ERRORS.alreadySubscribed]: 'family:join.already-subscribed',
+        other: 'family:join.invalid',
+      },
+    },
   });
-}
-
-/** The translation key of the product.md §8 message for a refused invitation. */
-export function acceptErrorKey(error: unknown): 'join.already-subscribed' | 'join.invalid' {
-  return error instanceof ApiError &&
-    error.status === 400 &&
-    error.code === INVITATION_ERRORS.alreadySubscribed
-    ? 'join.already-subscribed'
-    : 'join.invalid';
 }
 
 /** Joins the plan of the stored code; the profile then shows the shared plan. */

@@ -1,6 +1,7 @@
 import type { Profile } from '@tunes/shared/profile';
 import { useTranslation } from 'react-i18next';
 import { currentSubscription } from '@/lib/auth';
+import type { TranslationKey } from '@/lib/i18n';
 import { useCreateInvitationCode } from '../api/create-invitation-code';
 import { useInvitationCodes } from '../api/get-invitation-codes';
 import { useSharedUsers } from '../api/get-shared-users';
@@ -26,6 +27,12 @@ export function FamilyPlan({ profile }: { profile: Profile }) {
   );
 }
 
+/** A Duo plan shares one seat, a Family plan up to three: their texts differ. */
+const PLAN_TEXTS = {
+  duo: { manage: 'manage-plan.duo', invite: 'invite.text.duo' },
+  family: { manage: 'manage-plan.family', invite: 'invite.text.family' },
+} as const satisfies Record<string, Record<string, TranslationKey<'family'>>>;
+
 function OwnerView({
   subscriptionId,
   firstName,
@@ -39,17 +46,17 @@ function OwnerView({
   const codes = useInvitationCodes(subscriptionId);
   const members = useSharedUsers(subscriptionId);
   const create = useCreateInvitationCode(subscriptionId);
-  const plan = maxSharedUsers === 1 ? 'duo' : 'family';
+  const texts = maxSharedUsers === 1 ? PLAN_TEXTS.duo : PLAN_TEXTS.family;
   const remaining = codes.data?.Remaining ?? 0;
 
   return (
     <section className={`card ${styles.block}`} aria-labelledby="family-plan-title">
       <h2 id="family-plan-title">{firstName ? t('welcome', { name: firstName }) : t('welcome-no-name')}</h2>
-      <p>{t(`manage-plan.${plan}`)}</p>
+      <p>{t(texts.manage)}</p>
 
       <div className={styles.part}>
         <h3>{t('invite.title')}</h3>
-        <p>{t(`invite.text.${plan}`, { max: maxSharedUsers })}</p>
+        <p>{t(texts.invite, { max: maxSharedUsers })}</p>
         {remaining > 0 && (
           <button
             type="button"

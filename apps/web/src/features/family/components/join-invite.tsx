@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { acceptErrorKey, useAcceptInvitation } from '../api/accept-invitation';
+import { useAcceptInvitation } from '../api/accept-invitation';
 import { useSharedCode } from '../hooks/use-shared-code';
 import styles from './family.module.css';
 
-type Result = { kind: 'joined' } | { kind: 'refused'; messageKey: ReturnType<typeof acceptErrorKey> };
+type Result = { kind: 'joined' } | { kind: 'refused'; message: string };
 
 /**
  * The 'join premium' block (product.md §2/§4) for a signed-in user holding a pending shared code:
@@ -26,7 +26,7 @@ export function JoinInvite() {
         clear();
         setResult({ kind: 'joined' });
       },
-      onError: (error) => setResult({ kind: 'refused', messageKey: acceptErrorKey(error) }),
+      onError: (error) => setResult({ kind: 'refused', message: error.message }),
     });
   };
 
@@ -50,7 +50,7 @@ export function JoinInvite() {
             {accept.isPending ? t('join.accepting') : t('join.accept')}
           </button>
           <p className={styles.error} role="alert">
-            {result?.kind === 'refused' ? t(result.messageKey) : ''}
+            {result?.kind === 'refused' ? result.message : ''}
           </p>
         </>
       )}

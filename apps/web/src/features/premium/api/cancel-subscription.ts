@@ -5,7 +5,11 @@ import { apiRequest } from '@/lib/api-client';
 export function cancelSubscription(userId: string, subscriptionId: string): Promise<SubscriptionView> {
   return apiRequest<SubscriptionView>(
     `/api/users/${encodeURIComponent(userId)}/subscriptions/${encodeURIComponent(subscriptionId)}/cancel`,
-    { method: 'POST', auth: true },
+    {
+      method: 'POST',
+      auth: true,
+      errors: { messages: { other: 'premium:status.cancel-failed' }, toast: 'message' },
+    },
   );
 }
 
@@ -15,5 +19,6 @@ export function useCancelSubscription(userId: string) {
   return useMutation({
     mutationFn: (subscriptionId: string) => cancelSubscription(userId, subscriptionId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['profile'] }),
+    onError: (error) => console.error('cancel failed', error),
   });
 }

@@ -13,7 +13,12 @@ export function getAllPlans(merchantId: number): Promise<Plan[]> {
 
 const merchantsQuery = queryOptions({
   queryKey: ['merchants'],
-  queryFn: getMerchants,
+  // product.md §8: a failed merchants load is logged (a refused session has ended in the API client).
+  queryFn: () =>
+    getMerchants().catch((error: unknown) => {
+      console.error('merchants load failed', error);
+      throw error;
+    }),
   staleTime: 5 * 60_000,
 });
 

@@ -1,13 +1,22 @@
 import { useMutation } from '@tanstack/react-query';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 
+/** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
 export function startCheckout(merchantCode: string): Promise<CheckoutResponse> {
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {
     method: 'POST',
     json: { MerchantCode: merchantCode },
     auth: true,
+    errors: {
+      messages: {
+        [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
+        [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:checkout.gateway-error',
+        other: 'premium:checkout.failed',
+      },
+      toast: 'message',
+    },
   });
 }
 
@@ -15,15 +24,6 @@ export function startCheckout(merchantCode: string): Promise<CheckoutResponse> {
 export async function cacheItem(key: string, value: string): Promise<void> {
   if (['localhost', '127.0.0.1'].includes(location.hostname)) return;
   await apiRequest('/api/cache/item', { method: 'POST', json: { key, value }, auth: true });
-}
-
-export type CheckoutErrorKey = 'already-subscribed' | 'gateway-error' | 'failed';
-
-/** The translation key of the message for a checkout that could not start (product.md §4, §8). */
-export function checkoutErrorKey(error: unknown): CheckoutErrorKey {
-  if (error instanceof ApiError && error.code === ALREADY_SUBSCRIBED_CODE) return 'already-subscribed';
-  if (error instanceof ApiError && error.code === PAYMENT_GATEWAY_ERROR_CODE) return 'gateway-error';
-  return 'failed';
 }
 
 /**

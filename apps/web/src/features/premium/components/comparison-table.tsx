@@ -20,7 +20,7 @@ export function ComparisonTable() {
         <tbody>
           {COMPARISON_FEATURES.map((feature, index) => (
             <tr key={feature}>
-              <th scope="row">{t(`features.${feature}`)}</th>
+              <th scope="row">{t(feature)}</th>
               <td className={index === 0 ? styles.yes : styles.no}>
                 {index === 0 ? (
                   <Tick label={t('compare.included')} />

@@ -1,7 +1,7 @@
 import type { Plan } from '@tunes/shared/premium';
 import { discountPercent, localized } from '@tunes/shared/premium-rules';
 import { useTranslation } from 'react-i18next';
-import { PLAN_FEATURES } from '../features';
+import { offerTexts, PLAN_FEATURES } from '../features';
 import { formatPrice } from '../format';
 import { Tick } from './icons';
 import styles from './premium.module.css';
@@ -18,10 +18,11 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
   const language = i18n.language;
   const name = localized(plan.Name, language);
   const discount = discountPercent(plan);
+  const offer = offerTexts(plan.Offer);
   const titleId = `plan-${plan.MerchantCode}`;
   return (
     <article className={`card ${styles.plan}`} aria-labelledby={titleId}>
-      <p className={styles.highlight}>{t(`plan.highlight.${plan.Offer}`, { defaultValue: '' })}</p>
+      <p className={styles.highlight}>{offer ? t(offer.highlight) : ''}</p>
       <div className={styles.planHead}>
         <h3 id={titleId} className={styles.planName}>
           {name}
@@ -36,14 +37,14 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
           </span>
         )}
       </div>
-      <p className={styles.type}>{t(`plan.type.${plan.Offer}`, { defaultValue: plan.Offer })}</p>
+      <p className={styles.type}>{offer ? t(offer.type) : plan.Offer}</p>
       <p className={styles.description}>{localized(plan.Description, language)}</p>
       <p className={styles.users}>{t('plan.users', { count: plan.MaxSharedUsers + 1 })}</p>
       <ul className={styles.features} aria-label={t('plan.features')}>
         {PLAN_FEATURES.map((feature) => (
           <li key={feature}>
             <Tick />
-            {t(`features.${feature}`)}
+            {t(feature)}
           </li>
         ))}
       </ul>

@@ -5,11 +5,9 @@ import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { PageTitle } from '@/components/page';
-import { ApiError } from '@/lib/api-client';
-import { currentSubscription, logout, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
-import { toast } from '@/lib/toast';
+import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
 import { usePlans } from '../api/get-plans';
-import { checkoutErrorKey, useStartCheckout } from '../api/start-checkout';
+import { useStartCheckout } from '../api/start-checkout';
 import { ComparisonTable } from './comparison-table';
 import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
@@ -45,7 +43,6 @@ export function PremiumPage() {
   const profile = useProfile();
   const subscribed = useIsSubscribed();
   const loaded = usePlans();
-  const { merchants } = loaded;
   // The cards render in a transition React can pause: arriving plans are not one long task
   // while the page becomes interactive (TBT, performance.md).
   const plans = useDeferredValue(loaded.plans);
@@ -57,13 +54,6 @@ export function PremiumPage() {
   useEffect(() => {
     if (subscribed) navigate('/', { replace: true });
   }, [subscribed, navigate]);
-
-  // product.md §8: a failed merchants load signs the user out (only when the session is refused).
-  useEffect(() => {
-    const error = merchants.error;
-    if (session && error instanceof ApiError && error.status === 401) logout();
-    else if (error) console.error('merchants load failed', error);
-  }, [merchants.error, session]);
 
   const forSale = plansForSale(plans);
   // The select is there from the first paint (with the payment currency while plans load), so
@@ -77,9 +67,7 @@ export function PremiumPage() {
       navigate('/login');
       return;
     }
-    checkout.mutate(plan.MerchantCode, {
-      onError: (error) => toast.error(t(`checkout.${checkoutErrorKey(error)}`)),
-    });
+    checkout.mutate(plan.MerchantCode);
   };
 
   return (

@@ -88,10 +88,6 @@ function CancelPremium({ userId, subscription }: { userId: string; subscription:
     if (!window.confirm(t('status.cancel-confirm', { date: endDate }))) return;
     cancel.mutate(subscription.SubscriptionId, {
       onSuccess: () => toast.success(t('status.cancel-success')),
-      onError: (error) => {
-        console.error('cancel failed', error);
-        toast.error(t('status.cancel-failed'));
-      },
     });
   };
   return (

@@ -1,24 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type RedeemedVoucher, VOUCHER_ERRORS } from '@tunes/shared/vouchers';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 
+/** Redeems a voucher; a refusal reads the product.md §8 text ('Voucher is not valid.', …). */
 export function redeemVoucher(code: string): Promise<RedeemedVoucher> {
   return apiRequest<RedeemedVoucher>('/api/users/redeemvoucher', {
     method: 'POST',
     query: { code },
     auth: true,
+    errors: {
+      messages: {
+        [VOUCHER_ERRORS.alreadySubscribed]: 'vouchers:already-subscribed',
+        429: 'vouchers:locked',
+        400: 'vouchers:invalid',
+        other: 'vouchers:failed',
+      },
+    },
   });
-}
-
-export type VoucherErrorKey = 'invalid' | 'already-subscribed' | 'locked' | 'failed';
-
-/** The translation key of the message for a refused voucher (product.md §8). */
-export function voucherErrorKey(error: unknown): VoucherErrorKey {
-  if (!(error instanceof ApiError)) return 'failed';
-  if (error.status === 429) return 'locked';
-  if (error.code === VOUCHER_ERRORS.alreadySubscribed) return 'already-subscribed';
-  if (error.status === 400) return 'invalid';
-  return 'failed';
 }
 
 /** Redeems a voucher; the profile then shows the new subscription. */

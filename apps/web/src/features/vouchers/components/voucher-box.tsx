@@ -4,11 +4,12 @@ import { redeemVoucherQuerySchema } from '@tunes/shared/vouchers';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useRedeemVoucher, type VoucherErrorKey, voucherErrorKey } from '../api/redeem-voucher';
+import { isValidationKey } from '@/lib/i18n';
+import { useRedeemVoucher } from '../api/redeem-voucher';
 import styles from './voucher-box.module.css';
 import { toVoucherInput } from './voucher-input';
 
-type Result = { kind: 'success' } | { kind: 'error'; key: VoucherErrorKey };
+type Result = { kind: 'success' } | { kind: 'error'; message: string };
 
 /** The voucher redeem box of /profile: idle → loading → success or error (product.md §4/§8). */
 export function VoucherBox() {
@@ -29,7 +30,7 @@ export function VoucherBox() {
         reset();
         setResult({ kind: 'success' });
       },
-      onError: (error) => setResult({ kind: 'error', key: voucherErrorKey(error) }),
+      onError: (error) => setResult({ kind: 'error', message: error.message }),
     });
   });
 
@@ -66,7 +67,7 @@ export function VoucherBox() {
             {t('hint')}
           </span>
           <span id="voucher-error" className="field__error">
-            {fieldError ? tCommon(fieldError) : ''}
+            {fieldError && isValidationKey(fieldError) ? tCommon(fieldError) : fieldError}
           </span>
         </div>
         <button
@@ -82,7 +83,7 @@ export function VoucherBox() {
         className={result?.kind === 'error' ? styles.error : styles.success}
         role={result?.kind === 'error' ? 'alert' : 'status'}
       >
-        {result?.kind === 'success' ? t('success') : result?.kind === 'error' ? t(result.key) : ''}
+        {result?.kind === 'success' ? t('success') : result?.kind === 'error' ? result.message : ''}
       </p>
     </section>
   );

@@ -1,0 +1,129 @@
+import { GRANT_ERRORS, isValidPhone } from '@tunes/shared/accounts';
+import { DEFAULT_COUNTRY_CODE, OTP_LENGTH, RESEND_COUNTDOWN_SECONDS } from '@tunes/shared/constants';
+import { toMsisdn } from '@tunes/shared/validation';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-client';
+import type { AuthData } from '@/lib/session';
+import { useCountdown } from '../hooks/use-countdown';
+import { type CodeRequested, requestOtp, validateOtp } from './otp';
+import { registerByMsisdn } from './register';
+import { grantByMsisdn, storeSession } from './sign-in';
+
+export interface MobileNumber {
+  phoneNumber: string;
+  countryCode: number;
+}
+
+/** product.md §8 grant errors of the mobile flow ("403" a wrong code; 604 registers the number). */
+const MOBILE_SIGN_IN_MESSAGES: ErrorMessages = {
+  [GRANT_ERRORS.cannotAuthenticate]: 'accounts:messages.cant-authenticate-mobile',
+  [GRANT_ERRORS.wrongCode]: 'accounts:messages.invalid-code',
+  429: 'accounts:messages.too-many-attempts',
+  other: 'accounts:messages.login-failed',
+};
+const errors = { messages: MOBILE_SIGN_IN_MESSAGES };
+
+/** Step 1 of product.md §4: a code by SMS to the number (or the one already sent, 429). */
+export function requestMobileCode(number: MobileNumber, language: string, resend: boolean) {
+  return requestOtp({ msisdn: toMsisdn(number.countryCode, number.phoneNumber) }, language, {
+    resend,
+    resendIn: RESEND_COUNTDOWN_SECONDS,
+  });
+}
+
+/**
+ * Step 2 of product.md §4: the code is validated, then granted; a number not registered yet (604)
+ * is registered with the same code and granted again. Resolves with the stored session, or
+ * 'wrong-code' when the code does not validate.
+ */
+export async function signInByMobile(number: MobileNumber, code: string): Promise<AuthData | 'wrong-code'> {
+  const msisdn = toMsisdn(number.countryCode, number.phoneNumber);
+  if (!(await validateOtp({ msisdn }, code, errors))) return 'wrong-code';
+  let tokens: Awaited<ReturnType<typeof grantByMsisdn>>;
+  try {
+    tokens = await grantByMsisdn(msisdn, code, errors);
+  } catch (error) {
+    if (!isApiError(error, { code: GRANT_ERRORS.notRegistered })) throw error;
+    await registerByMsisdn(number.phoneNumber, number.countryCode, code);
+    tokens = await grantByMsisdn(msisdn, code, errors);
+  }
+  return storeSession(tokens, {
+    username: msisdn,
+    phone: { number: number.phoneNumber, countryCode: number.countryCode },
+  });
+}
+
+/** product.md §3 "Phone login state". */
+export interface PhoneLoginState extends MobileNumber {
+  code: string;
+  loading: boolean;
+  error: string;
+  codeSent: boolean;
+}
+
+/** The mobile login of product.md §2/§4 as state and actions for the form: number → code → signed in. */
+export function useMobileSignIn(onSignedIn: () => void) {
+  const { t, i18n } = useTranslation('accounts');
+  const [state, setState] = useState<PhoneLoginState>({
+    phoneNumber: '',
+    countryCode: DEFAULT_COUNTRY_CODE,
+    code: '',
+    loading: false,
+    error: '',
+    codeSent: false,
+  });
+  const countdown = useCountdown();
+  const update = (change: Partial<PhoneLoginState>) => setState((current) => ({ ...current, ...change }));
+  const number = (): MobileNumber => ({
+    phoneNumber: state.phoneNumber.trim(),
+    countryCode: state.countryCode,
+  });
+
+  const sendCode = async (resend: boolean) => {
+    if (!isValidPhone(state.countryCode, number().phoneNumber)) {
+      update({ error: t('messages.cant-authenticate-mobile') });
+      return;
+    }
+    update({ loading: true, error: '' });
+    let sent: CodeRequested;
+    try {
+      sent = await requestMobileCode(number(), i18n.language, resend);
+    } catch (error) {
+      update({ loading: false, error: userMessage(error) });
+      return;
+    }
+    update({ loading: false, codeSent: true, ...(sent.alreadySent ? {} : { code: '' }) });
+    countdown.start(sent.resendIn);
+  };
+
+  const signIn = async () => {
+    if (!/^\d{4}$/.test(state.code)) {
+      update({ error: t('messages.invalid-code') });
+      return;
+    }
+    update({ loading: true, error: '' });
+    try {
+      if ((await signInByMobile(number(), state.code)) === 'wrong-code') {
+        update({ loading: false, error: t('messages.invalid-code') });
+        return;
+      }
+    } catch (error) {
+      update({ loading: false, error: userMessage(error) });
+      return;
+    }
+    onSignedIn();
+  };
+
+  return {
+    state,
+    secondsToResend: countdown.secondsLeft,
+    setPhoneNumber: (typed: string) => update({ phoneNumber: typed.replace(/\D/g, ''), error: '' }),
+    setCountryCode: (countryCode: number) => update({ countryCode }),
+    setCode: (typed: string) => update({ code: typed.replace(/\D/g, '').slice(0, OTP_LENGTH), error: '' }),
+    sendCode: () => sendCode(false),
+    resendCode: () => sendCode(true),
+    signIn,
+    changeNumber: () => update({ codeSent: false, code: '', error: '' }),
+  };
+}
