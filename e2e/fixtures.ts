@@ -190,13 +190,36 @@ export async function signIn(page: Page, options: SignInOptions = {}): Promise<S
   return user;
 }
 
+/**
+ * Console errors that fail any test: a translation key missing from a catalogue (the site
+ * reports it once, `apps/web/src/lib/i18n.ts`) and a server-rendered page that React could not
+ * hydrate (`apps/web/src/main.tsx`, or React's own hydration errors #418–#425).
+ */
+const SITE_FAULTS = /Missing translationId|Hydration mismatch|Minified React error #4(?:18|19|20|21|23|25)\b/;
+
 export const test = base.extend<{
   /** `await signIn()` signs a fresh mobile user into this test's page. */
   signIn: (options?: SignInOptions) => Promise<SignedInUser>;
+  /** Fails the test on SITE_FAULTS in the page's console (automatic). */
+  siteFaults: void;
 }>({
   signIn: async ({ page }, use) => {
     await use((options) => signIn(page, options));
   },
+  siteFaults: [
+    async ({ page }, use) => {
+      const faults: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' && SITE_FAULTS.test(message.text())) faults.push(message.text());
+      });
+      page.on('pageerror', (error) => {
+        if (SITE_FAULTS.test(String(error))) faults.push(String(error));
+      });
+      await use();
+      expect(faults, 'missing translations or hydration errors in the console').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

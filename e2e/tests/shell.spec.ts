@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures';
 
 const ROUTES: { path: string; en: string; mn: string }[] = [
   { path: '/premium', en: 'Premium', mn: 'Премиум' },
