@@ -2,7 +2,8 @@ import i18next from 'i18next';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import accounts from '@/i18n/locales/en/accounts.json';
 import common from '@/i18n/locales/en/common.json';
-import { ApiError, apiRequest, type CallErrors } from './api-client';
+import { apiRequest } from './api-client';
+import { ApiError, type CallErrors } from './api-error';
 import { i18nOptions } from './i18n';
 import { toast } from './toast';
 
@@ -78,9 +79,13 @@ describe('the API client', () => {
     expect(error.message).toBe("We couldn't reach the server. Check your connection and try again.");
   });
 
-  it("shows the server's own message where the spec says so ('raw')", async () => {
+  it("shows the server's own message where the spec says so ('raw'), the network text without one", async () => {
     answer(500, { error: 'internal_error', message: 'Upstream said no.' });
     expect((await failure({ messages: { other: 'raw' } })).message).toBe('Upstream said no.');
+    answers.push(new TypeError('Failed to fetch'));
+    expect((await failure({ messages: { other: 'raw' } })).message).toBe(
+      "We couldn't reach the server. Check your connection and try again.",
+    );
   });
 
   it('toasts only when the call asks, in its own toast text, and a 429 as a notice', async () => {

@@ -1,7 +1,7 @@
 import { STORE_ID } from '@tunes/shared/constants';
-import { ERROR_CODES, type ErrorCode } from '@tunes/shared/error-codes';
+import { ERROR_CODES } from '@tunes/shared/error-codes';
 import type { ErrorBody } from '@tunes/shared/errors';
-import { type MessageKey, translate } from './i18n';
+import { apiFailure, type CallErrors, isApiError, NETWORK_ERROR } from './api-error';
 import {
   type AuthData,
   clearSession,
@@ -10,131 +10,6 @@ import {
   tokenExpiry,
   writeSession,
 } from './session';
-import { toast } from './toast';
-
-/** `error` of an ApiError when no answer came (offline, DNS, connection reset). */
-export const NETWORK_ERROR = 'network_error';
-
-/** What the user reads for each shared error code (api.md) when a call says nothing more. */
-const SHARED_MESSAGES: Record<ErrorCode | typeof NETWORK_ERROR, MessageKey> = {
-  [ERROR_CODES.badRequest]: 'errors.bad-request',
-  [ERROR_CODES.unauthorized]: 'errors.unauthorized',
-  [ERROR_CODES.forbidden]: 'errors.forbidden',
-  [ERROR_CODES.notFound]: 'errors.not-found',
-  [ERROR_CODES.conflict]: 'errors.conflict',
-  [ERROR_CODES.tooManyRequests]: 'errors.too-many-requests',
-  [ERROR_CODES.payloadTooLarge]: 'errors.bad-request',
-  [ERROR_CODES.unsupportedMediaType]: 'errors.bad-request',
-  [ERROR_CODES.unavailable]: 'errors.unavailable',
-  [ERROR_CODES.internal]: 'errors.generic',
-  [NETWORK_ERROR]: 'errors.network',
-};
-
-/** For codes of one feature (e.g. the grant's "604") that a call does not name: by status. */
-const MESSAGES_BY_STATUS: Record<number, MessageKey> = {
-  400: 'errors.bad-request',
-  401: 'errors.unauthorized',
-  403: 'errors.forbidden',
-  404: 'errors.not-found',
-  409: 'errors.conflict',
-  429: 'errors.too-many-requests',
-  503: 'errors.unavailable',
-};
-
-/**
- * A call's own texts for its failures (product.md §8): looked up by the body's `error` code, then by
- * the HTTP status, then `other`. `'raw'` shows the server's own message (product.md §8, silent login).
- */
-export interface ErrorMessages {
-  readonly [codeOrStatus: string]: MessageKey | 'raw';
-}
-
-/** How a call's failures reach the user; by default the shared codes' texts and no toast. */
-export interface CallErrors {
-  /** What `ApiError.message` says; forms show it in their alert. */
-  messages?: ErrorMessages;
-  /** Toast the failure: 'message' toasts the message; a map only the failures it names, in its texts. */
-  toast?: 'message' | ErrorMessages;
-}
-
-/** A failed call: its status (0 when no answer came), the one error body (api.md), and the
- * translated text the user should read as `message`. */
-export class ApiError extends Error {
-  override name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly body: Partial<ErrorBody> & Record<string, unknown>,
-    message: string,
-    /** Seconds the server asked to wait (429 `Retry-After`). */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-  }
-  /** The API's error code: `error` of the body (e.g. "604" for grant errors). */
-  get code(): string | undefined {
-    return typeof this.body.error === 'string' ? this.body.error : undefined;
-  }
-  /** The input a 400 names (`field` of the body). */
-  get field(): string | undefined {
-    return typeof this.body.field === 'string' ? this.body.field : undefined;
-  }
-}
-
-/** Whether `error` is a failed call, optionally with this status or error code. */
-export function isApiError(
-  error: unknown,
-  match: { status?: number; code?: string } = {},
-): error is ApiError {
-  return (
-    error instanceof ApiError &&
-    (match.status === undefined || error.status === match.status) &&
-    (match.code === undefined || error.code === match.code)
-  );
-}
-
-function lookUp(messages: ErrorMessages | undefined, status: number, code: string | undefined) {
-  if (!messages) return undefined;
-  return (code !== undefined ? messages[code] : undefined) ?? messages[String(status)] ?? messages.other;
-}
-
-function serverMessage(body: Partial<ErrorBody>): string | undefined {
-  return body.message ?? body.error_description;
-}
-
-/** The text of a failure: the call's own, else the shared code's, else by status. */
-function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors): string {
-  const code = typeof body.error === 'string' ? body.error : undefined;
-  const own = lookUp(errors.messages, status, code);
-  const raw = own === 'raw' ? serverMessage(body) : undefined;
-  if (raw) return raw;
-  const key =
-    (own !== 'raw' ? own : undefined) ??
-    SHARED_MESSAGES[code as ErrorCode] ??
-    MESSAGES_BY_STATUS[status] ??
-    'errors.generic';
-  return translate(key);
-}
-
-/** Toasts a failure when the call asks for it; "wait and retry" (429) as a notice, not an error. */
-function notify(error: ApiError, errors: CallErrors) {
-  if (!errors.toast) return;
-  const own = errors.toast === 'message' ? undefined : lookUp(errors.toast, error.status, error.code);
-  if (errors.toast !== 'message' && !own) return;
-  const text = own && own !== 'raw' ? translate(own) : error.message;
-  if (error.status === 429) toast(text);
-  else toast.error(text);
-}
-
-function fail(
-  status: number,
-  body: Partial<ErrorBody> & Record<string, unknown>,
-  errors: CallErrors,
-  retryAfter?: number,
-) {
-  const error = new ApiError(status, body, messageOf(status, body, errors), retryAfter);
-  notify(error, errors);
-  return error;
-}
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -200,7 +75,7 @@ async function send(path: string, options: RequestOptions, accessToken?: string)
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw fail(0, { error: NETWORK_ERROR, message: String(error) }, options.errors ?? {});
+    throw apiFailure(0, { error: NETWORK_ERROR, message: String(error) }, options.errors ?? {});
   }
 }
 
@@ -221,7 +96,7 @@ async function parse<T>(response: Response, errors: CallErrors = {}): Promise<T>
   }
   if (!response.ok) {
     const body = (data ?? { error: String(response.status) }) as Partial<ErrorBody> & Record<string, unknown>;
-    throw fail(response.status, body, errors, retryAfterOf(response, body));
+    throw apiFailure(response.status, body, errors, retryAfterOf(response, body));
   }
   return data as T;
 }
@@ -299,10 +174,10 @@ async function sessionFor(errors: CallErrors, force = false): Promise<AuthData> 
   try {
     session = await freshSession(force);
   } catch (error) {
-    if (isApiError(error) && error.status === 0) throw fail(0, error.body, errors);
+    if (isApiError(error) && error.status === 0) throw apiFailure(0, error.body, errors);
     session = null;
   }
-  if (!session) throw fail(401, { error: ERROR_CODES.unauthorized, message: 'Not signed in.' }, errors);
+  if (!session) throw apiFailure(401, { error: ERROR_CODES.unauthorized, message: 'Not signed in.' }, errors);
   return session;
 }
 
@@ -322,11 +197,4 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const retried = await send(path, options, renewed.access_token);
   if (retried.status === 401) clearSession();
   return parse<T>(retried, errors);
-}
-
-/** The text to show for a failure caught in a form: the call's own, or the generic one. */
-export function userMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  console.error(error);
-  return translate('errors.generic');
 }

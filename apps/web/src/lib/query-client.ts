@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { ApiError } from './api-client';
+import type { ApiError } from './api-error';
 
 declare module '@tanstack/react-query' {
   interface Register {

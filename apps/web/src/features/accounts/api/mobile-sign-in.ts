@@ -3,7 +3,7 @@ import { DEFAULT_COUNTRY_CODE, OTP_LENGTH, RESEND_COUNTDOWN_SECONDS } from '@tun
 import { toMsisdn } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-client';
+import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-error';
 import type { AuthData } from '@/lib/session';
 import { useCountdown } from '../hooks/use-countdown';
 import { type CodeRequested, requestOtp, validateOtp } from './otp';

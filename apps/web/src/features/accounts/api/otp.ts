@@ -1,5 +1,6 @@
 import { OTP_RESULT } from '@tunes/shared/accounts';
-import { apiRequest, type CallErrors, isApiError } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
+import { type CallErrors, isApiError } from '@/lib/api-error';
 
 export type OtpTarget = { msisdn: string } | { email: string };
 

@@ -1,5 +1,6 @@
 import type { LoginInfo } from '@tunes/shared/accounts';
-import { apiRequest, type CallErrors, requestToken, type TokenResponse } from '@/lib/api-client';
+import { apiRequest, requestToken, type TokenResponse } from '@/lib/api-client';
+import type { CallErrors } from '@/lib/api-error';
 import { type AuthData, writeSession } from '@/lib/session';
 
 function subjectOf(accessToken: string): string {

@@ -11,7 +11,13 @@ export function updateDetails(form: ProfileForm): Promise<Profile> {
     method: 'PATCH',
     json: form,
     auth: true,
-    errors: { messages: { 409: 'accounts:edit.email-taken', other: 'accounts:edit.failed' } },
+    errors: {
+      messages: {
+        409: 'accounts:edit.email-taken',
+        429: 'accounts:edit.resend-wait',
+        other: 'accounts:edit.failed',
+      },
+    },
   });
 }
 

@@ -2,7 +2,7 @@ import { OTP_LENGTH } from '@tunes/shared/constants';
 import type { Profile } from '@tunes/shared/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useConfirmEmailChange, useUpdateDetails } from '../api/update-details';
 import { CodeBoxes } from './code-boxes';
@@ -34,9 +34,7 @@ export function ConfirmEmailChange({ profile, pendingEmail, onConfirmed }: Props
       toast.success(t('edit.email-changed'));
       onConfirmed();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) setFailure(t('edit.email-taken'));
-      else if (error instanceof ApiError && error.status === 400) setFailure(t('edit.confirm-invalid'));
-      else setFailure(t('edit.failed'));
+      setFailure(userMessage(error));
     }
   };
 
@@ -47,9 +45,7 @@ export function ConfirmEmailChange({ profile, pendingEmail, onConfirmed }: Props
       setDigits(Array(OTP_LENGTH).fill(''));
       toast.success(t('edit.resent'));
     } catch (error) {
-      setFailure(
-        error instanceof ApiError && error.status === 429 ? t('edit.resend-wait') : t('edit.failed'),
-      );
+      setFailure(userMessage(error));
     }
   };
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { signInWithPassword } from '../api/sign-in';
 import { FieldError } from './form-error';
 import styles from './login-modal.module.css';

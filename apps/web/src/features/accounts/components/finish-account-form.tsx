@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { registerByEmail } from '../api/register';
 import { signInWithPassword } from '../api/sign-in';

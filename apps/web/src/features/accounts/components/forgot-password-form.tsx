@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { forgotPassword } from '../api/passwords';
 import { FieldError } from './form-error';

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useUpdateDetails } from '../api/update-details';

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { resetPassword } from '../api/passwords';
 import { blockEnter } from './block-enter';

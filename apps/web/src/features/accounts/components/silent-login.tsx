@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { type TokenResponse, userMessage } from '@/lib/api-client';
+import type { TokenResponse } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { storeSession } from '../api/sign-in';
 import { validateHmac } from '../api/validate-hmac';

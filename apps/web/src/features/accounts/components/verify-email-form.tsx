@@ -1,7 +1,7 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { userMessage } from '@/lib/api-client';
+import { userMessage } from '@/lib/api-error';
 import { requestOtp, verifyEmailCode } from '../api/otp';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';
