@@ -23,7 +23,10 @@ function isDatabaseDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && DATABASE_DOWN.has(code)) return true;
   const message = String((error as Error).message ?? '');
-  return /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(message);
+  // The last two: the process is shutting down (PGlite closed, Kysely destroyed).
+  return /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|driver has already been destroyed/i.test(
+    message,
+  );
 }
 
 /**
