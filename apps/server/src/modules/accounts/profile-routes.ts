@@ -6,10 +6,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assertSelf } from '../../plugins/auth.js';
 import { cancelEmailChange, confirmEmailChange, requestEmailChange } from './email-change.js';
+import { accountErrors, userIdSchema } from './route-schemas.js';
 import { getLogins, getProfile, getUser, removeEmail, updateNames } from './users.js';
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const userId = (name: string) => z.uuid({ error: `${name} must be a user id` });
 
 /** The signed-in user's own profile: read it, edit it, confirm a new e-mail address. */
 export default async function profileRoutes(api: FastifyInstance) {
@@ -23,8 +21,8 @@ export default async function profileRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: "The signed-in user's profile with their subscriptions",
-        params: z.object({ sub: userId('sub') }),
-        response: { 200: profileSchema, ...errors },
+        params: z.object({ sub: userIdSchema('sub') }),
+        response: { 200: profileSchema, ...accountErrors },
       },
     },
     async (request) => {
@@ -43,7 +41,7 @@ export default async function profileRoutes(api: FastifyInstance) {
           'Change first name and last name (at most 50 characters each); a new Email is sent a code and ' +
           'takes effect once the code is confirmed (PendingEmail)',
         body: detailsChangeSchema,
-        response: { 200: profileSchema, ...errors, 429: errorBodySchema },
+        response: { 200: profileSchema, ...accountErrors, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -70,7 +68,7 @@ export default async function profileRoutes(api: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Confirm a new e-mail address with the code sent to it; the old address is told',
         body: emailChangeConfirmSchema,
-        response: { 200: profileSchema, ...errors, 409: errorBodySchema },
+        response: { 200: profileSchema, ...accountErrors, 409: errorBodySchema },
       },
     },
     async (request) => {
@@ -86,8 +84,8 @@ export default async function profileRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'How the signed-in user can sign in (e-mail, msisdn, username)',
-        querystring: z.object({ id: userId('id') }),
-        response: { 200: z.array(loginInfoSchema), ...errors },
+        querystring: z.object({ id: userIdSchema('id') }),
+        response: { 200: z.array(loginInfoSchema), ...accountErrors },
       },
     },
     async (request) => {

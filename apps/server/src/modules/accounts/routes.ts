@@ -21,12 +21,10 @@ import { spendHmacToken } from './hmac.js';
 import { accountMessages } from './messages.js';
 import { checkOtp, consumeOtp, createOtp, markOtpValidated, otpResultCode } from './otp.js';
 import { resetPassword, sendPasswordResetLink } from './password-reset.js';
+import { accountErrors, userIdSchema } from './route-schemas.js';
 import { hashPassword } from './secrets.js';
 import { issueTokenPair } from './tokens.js';
 import { createEmailUser, createMobileUser, emailInUse } from './users.js';
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const userId = (name: string) => z.uuid({ error: `${name} must be a user id` });
 
 /** The `users/*` calls of product.md §7. */
 export default async function accountRoutes(api: FastifyInstance) {
@@ -185,8 +183,8 @@ export default async function accountRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Silent login with an HMAC token in Authorization (product.md §11)',
-        params: z.object({ userId: userId('userId') }),
-        response: { 200: tokenResponseSchema, ...errors },
+        params: z.object({ userId: userIdSchema('userId') }),
+        response: { 200: tokenResponseSchema, ...accountErrors },
       },
     },
     async (request) => {

@@ -11,10 +11,9 @@ import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
 import { deleteAccount, exportAccount } from './account-data.js';
 import { changePassword, proveFreshSignIn } from './account-security.js';
+import { accountErrors, userIdSchema } from './route-schemas.js';
 import { endOtherSessions, endSession, listSessions } from './sessions.js';
 import { getUser } from './users.js';
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
 /** Account self-service of product.md §14: password, signed-in devices, export, deletion. */
 export default async function selfServiceRoutes(api: FastifyInstance) {
@@ -29,7 +28,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Change the password (the current one required); every other device is signed out',
         body: changePasswordSchema,
-        response: { 200: messageSchema, ...errors },
+        response: { 200: messageSchema, ...accountErrors },
       },
     },
     async (request) => {
@@ -52,7 +51,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'The devices signed in to this account, newest use first',
-        response: { 200: z.array(sessionSchema), ...errors },
+        response: { 200: z.array(sessionSchema), ...accountErrors },
       },
     },
     async (request) => listSessions(deps, request.userId, request.sessionId),
@@ -66,7 +65,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Sign one device out: its refresh token stops working at once',
         params: z.object({ id: z.uuid({ error: 'id must be a session id' }) }),
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null(), ...accountErrors },
       },
     },
     async (request, reply) => {
@@ -82,7 +81,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Sign every other device out',
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null(), ...accountErrors },
       },
     },
     async (request, reply) => {
@@ -100,7 +99,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: "Everything the service keeps about the listener, as JSON (nobody else's data)",
-        response: { 200: z.record(z.string(), z.unknown()), ...errors },
+        response: { 200: z.record(z.string(), z.unknown()), ...accountErrors },
       },
     },
     async (request, reply) => {
@@ -120,7 +119,7 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
           'Delete the account with a fresh proof (a code sent to it, or its password): renewals stop, ' +
           'personal data is erased, payment records stay without personal fields',
         body: deleteAccountSchema,
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null(), ...accountErrors },
       },
     },
     async (request, reply) => {
