@@ -28,8 +28,14 @@ async function notify(
 }
 
 /** The current password, checked under the password-tries limits (a stolen token cannot guess it). */
-async function proveByPassword(deps: SecurityDeps, user: User, password: string, clientAddress: string) {
-  const wrong = () => badRequest('The password is not right.', 'CurrentPassword', 'wrong_password');
+async function proveByPassword(
+  deps: SecurityDeps,
+  user: User,
+  password: string,
+  clientAddress: string,
+  field: 'CurrentPassword' | 'Password',
+) {
+  const wrong = () => badRequest('The password is not right.', field, 'wrong_password');
   if (!user.password_hash)
     throw badRequest('This account has no password; sign in with a code instead.', 'Password');
   await withPasswordTries(deps, user.username, clientAddress, async () => {
@@ -49,7 +55,7 @@ export async function changePassword(
   log?: FastifyBaseLogger,
 ): Promise<void> {
   const user = await getUser(deps.db, request.userId);
-  await proveByPassword(deps, user, currentPassword, request.clientAddress);
+  await proveByPassword(deps, user, currentPassword, request.clientAddress, 'CurrentPassword');
   await deps.db
     .updateTable('users')
     .set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() })
@@ -73,7 +79,8 @@ export async function proveFreshSignIn(
   proof: { Otp?: string | undefined; Password?: string | undefined },
   clientAddress: string,
 ): Promise<void> {
-  if (proof.Password !== undefined) return proveByPassword(deps, user, proof.Password, clientAddress);
+  if (proof.Password !== undefined)
+    return proveByPassword(deps, user, proof.Password, clientAddress, 'Password');
   const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
   for (const target of [user.phone_number, user.primary_email]) {
     if (!target) continue;
