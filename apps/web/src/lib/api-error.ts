@@ -11,7 +11,7 @@ import { toast } from './toast';
 /** `error` of an ApiError when no answer came (offline, DNS, connection reset). */
 export const NETWORK_ERROR = 'network_error';
 
-/** What the user reads for each shared error code (DESIGN §2) when a call says nothing more. */
+/** What the user reads for each shared error code (api.md) when a call says nothing more. */
 const SHARED_MESSAGES: Record<ErrorCode | typeof NETWORK_ERROR, MessageKey> = {
   [ERROR_CODES.badRequest]: 'errors.bad-request',
   [ERROR_CODES.unauthorized]: 'errors.unauthorized',
@@ -38,8 +38,8 @@ const MESSAGES_BY_STATUS: Record<number, MessageKey> = {
 };
 
 /**
- * A call's own texts for its failures (spec §8): looked up by the body's `error` code, then by
- * the HTTP status, then `other`. `'raw'` shows the server's own message (spec §8, silent login).
+ * A call's own texts for its failures (product.md §8): looked up by the body's `error` code, then by
+ * the HTTP status, then `other`. `'raw'` shows the server's own message (product.md §8, silent login).
  */
 export interface ErrorMessages {
   readonly [codeOrStatus: string]: MessageKey | 'raw';
@@ -53,18 +53,29 @@ export interface CallErrors {
   toast?: 'message' | ErrorMessages;
 }
 
-/** A failed call: its status (0 when no answer came), the one error body (DESIGN §2), and the
+/** A failed call: its status (0 when no answer came), the one error body (api.md), and the
  * translated text the user should read as `message`. */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     readonly body: Partial<ErrorBody> & Record<string, unknown>,
-    message: string,
+    message: string | (() => string),
     /** Seconds the server asked to wait (429 `Retry-After`). */
     readonly retryAfter?: number,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : undefined);
+    if (typeof message === 'function') {
+      // Translated when read: a first page's call may fail before its catalogue has loaded.
+      let text: string | undefined;
+      Object.defineProperty(this, 'message', {
+        get: () => {
+          text ??= message();
+          return text;
+        },
+        configurable: true,
+      });
+    }
   }
   /** The API's error code: `error` of the body (e.g. "604" for grant errors). */
   get code(): string | undefined {
@@ -97,8 +108,8 @@ function serverMessage(body: Partial<ErrorBody>): string | undefined {
   return body.message ?? body.error_description;
 }
 
-/** The text of a failure: the call's own, else the shared code's, else by status. */
-function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors): string {
+/** The text of a failure: the call's own, else the shared code's, else by status (read lazily). */
+function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors): string | (() => string) {
   const code = typeof body.error === 'string' ? body.error : undefined;
   const own = lookUp(errors.messages, status, code);
   // 'raw' needs an answer: without one (status 0) the network text says more than the browser's.
@@ -109,7 +120,7 @@ function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors)
     SHARED_MESSAGES[code as ErrorCode] ??
     MESSAGES_BY_STATUS[status] ??
     'errors.generic';
-  return translate(key);
+  return () => translate(key);
 }
 
 /** Toasts a failure when the call asks for it; "wait and retry" (429) as a notice, not an error. */
