@@ -159,7 +159,6 @@ test.describe('e-mail accounts', () => {
   test('forgot password: toast, reset link from the outbox, new password, login with it', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
     const user = await registerEmailUserByApi(page.request, { password: 'old-secret' });
     const dialog = await openEmailLogin(page);
     await dialog.getByRole('button', { name: 'Forgot password?' }).click();
@@ -206,6 +205,7 @@ test.describe('e-mail accounts', () => {
     await again.getByLabel('Password').fill('new-secret');
     await again.getByRole('button', { name: 'Login', exact: true }).click();
     await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByRole('region', { name: 'Profile details' }).getByText(user.email)).toBeVisible();
     expect((await sessionCookie(page))?.sub).toBe(user.sub);
   });
 });
