@@ -203,6 +203,30 @@ export const test = base.extend<{
   /** Fails the test on SITE_FAULTS in the page's console (automatic). */
   siteFaults: void;
 }>({
+  // A prerendered page shows its buttons before React has taken them over (decision 0011): as a
+  // person waits for a page to respond, `goto` and `reload` wait until the site marks itself
+  // interactive (`data-interactive` on <html>, set after the first render or hydration).
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const interactive = () =>
+        page
+          .waitForSelector('html[data-interactive]', { state: 'attached', timeout: 30_000 })
+          .catch(() => {});
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args) => {
+        const response = await goto(...args);
+        await interactive();
+        return response;
+      };
+      page.reload = async (...args) => {
+        const response = await reload(...args);
+        await interactive();
+        return response;
+      };
+    }
+    await use(page);
+  },
   signIn: async ({ page }, use) => {
     await use((options) => signIn(page, options));
   },
