@@ -5,8 +5,8 @@ import {
   INVITATION_INVALID_MESSAGE,
 } from '@tunes/shared/family';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
-import { hasActiveSubscription } from '../subscriptions/queries.js';
+import { AppError, badRequest } from '../../lib/errors.js';
+import { hasActiveSubscription, lockSubscriber } from '../subscriptions/queries.js';
 import { hasSeatForMember, seatUsage } from './seat-limit.js';
 import { findSharingPlan } from './sharing-plan.js';
 import './tables.js';
@@ -46,14 +46,7 @@ export async function acceptInvitation(
     }
     if (!plan.allow_share || plan.end_date <= now) throw invalidInvitation();
 
-    // The user's row is held too, so one person cannot join two plans (or redeem) at once.
-    const user = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!user) throw unauthorized('The account no longer exists.');
+    await lockSubscriber(trx, userId);
     if (plan.owner_id === userId || (await hasActiveSubscription(trx, userId, now))) {
       throw badRequest(ALREADY_SUBSCRIBED_MESSAGE, undefined, INVITATION_ERRORS.alreadySubscribed);
     }

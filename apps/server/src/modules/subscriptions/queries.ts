@@ -2,6 +2,7 @@ import type { SubscriptionView } from '@tunes/shared/profile';
 import type { Kysely } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, SourceType } from '../../db/schema.js';
+import { unauthorized } from '../../lib/errors.js';
 
 /**
  * Sources whose renewals the store charges: their periods stay active past the end date while
@@ -127,4 +128,18 @@ export async function hasActiveSubscription(
   now: Date,
 ): Promise<boolean> {
   return (await listUserSubscriptions(db, userId, now)).length > 0;
+}
+
+/**
+ * Holds the user's row for the rest of the transaction, so one person's subscription changes
+ * (redeeming a voucher, joining a plan) run one at a time and cannot stack two periods.
+ */
+export async function lockSubscriber(trx: Kysely<Database>, userId: string): Promise<void> {
+  const user = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!user) throw unauthorized('The account no longer exists.');
 }

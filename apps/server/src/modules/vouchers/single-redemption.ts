@@ -4,10 +4,10 @@ import {
   VOUCHER_INVALID_MESSAGE,
 } from '@tunes/shared/vouchers';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { hasActiveSubscription } from '../subscriptions/queries.js';
+import { hasActiveSubscription, lockSubscriber } from '../subscriptions/queries.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,18 +40,12 @@ export async function redeemVoucher(
 ): Promise<Redemption> {
   const code = rawCode.trim().toUpperCase();
   const now = deps.clock.now();
-  const tries = [`voucher-tries:${userId}`, `voucher-tries-client:${clientAddress}`];
-  await enforce(deps.throttle, tries[0] as string, LIMITS.voucherTriesPerUser);
-  await enforce(deps.throttle, tries[1] as string, LIMITS.voucherTriesFromClient);
+  const userTries = `voucher-tries:${userId}`;
+  const clientTries = `voucher-tries-client:${clientAddress}`;
+  await enforce(deps.throttle, userTries, LIMITS.voucherTriesPerUser);
+  await enforce(deps.throttle, clientTries, LIMITS.voucherTriesFromClient);
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
-    // One redemption per user at a time: two vouchers at once cannot stack two subscriptions.
-    const user = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!user) throw unauthorized('The account no longer exists.');
+    await lockSubscriber(trx, userId);
     if (await hasActiveSubscription(trx, userId, now)) {
       throw badRequest(VOUCHER_ALREADY_SUBSCRIBED_MESSAGE, undefined, VOUCHER_ERRORS.alreadySubscribed);
     }
@@ -92,6 +86,6 @@ export async function redeemVoucher(
   if (outcome.kind === 'wrong-code') {
     throw new AppError(400, VOUCHER_ERRORS.invalid, VOUCHER_INVALID_MESSAGE, { field: 'code' });
   }
-  await Promise.all(tries.map((key) => deps.throttle.refund(key)));
+  await Promise.all([deps.throttle.refund(userTries), deps.throttle.refund(clientTries)]);
   return outcome.redemption;
 }
