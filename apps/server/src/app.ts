@@ -10,6 +10,8 @@ import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
 import selfServiceRoutes from './modules/accounts/self-service-routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
+import billingDevRoutes from './modules/billing/dev-routes.js';
+import billingRoutes from './modules/billing/routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
 import contentRoutes from './modules/content/routes.js';
 import clockDevRoutes from './modules/dev-tools/clock-routes.js';
@@ -26,6 +28,7 @@ import { auth } from './plugins/auth.js';
 import { waitForDatabase } from './plugins/database-ready.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { frameworkErrorOptions } from './plugins/framework-errors.js';
+import { jobs } from './plugins/jobs.js';
 import { openapi } from './plugins/openapi.js';
 import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
@@ -40,6 +43,7 @@ const devPlugins: FastifyPluginAsync[] = [
   voucherDevRoutes,
   contentDevRoutes,
   premiumDevRoutes,
+  billingDevRoutes,
 ];
 
 declare module 'fastify' {
@@ -82,6 +86,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(openapi);
   await app.register(auth);
   await app.register(textGuard);
+  await app.register(jobs);
 
   const databaseReady = waitForDatabase(deps.databaseReady);
   await app.register(
@@ -96,6 +101,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(familyRoutes);
       await api.register(voucherRoutes);
       await api.register(premiumRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api' },
   );

@@ -36,8 +36,6 @@ export const merchantCodeSchema = z
   .max(64, 'is too long')
   .regex(/^[A-Za-z0-9_-]+$/, 'must be a plan code');
 
-/** `POST /api/payments/checkout`: only the plan; the amount always comes from the database. */
-export const checkoutRequestSchema = z.object({ MerchantCode: merchantCodeSchema }).strict();
 export const checkoutResponseSchema = z
   .object({
     url: z.string().describe('the gateway page with token and os=PC'),

@@ -81,6 +81,13 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // Raw SQL without parameters may hold several statements (the job queue's own migrations):
+    // the simple protocol runs them all and answers the last one's rows.
+    if (compiledQuery.query.kind === 'RawNode' && compiledQuery.parameters.length === 0) {
+      const results = await this.pglite.exec(compiledQuery.sql);
+      const last = results.at(-1);
+      return { rows: (last?.rows ?? []) as R[] };
+    }
     const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const kind = compiledQuery.query.kind;
     const changesRows =

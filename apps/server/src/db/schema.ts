@@ -91,9 +91,20 @@ export interface SubscriptionsTable {
   /** The payment invoice that activated this period; unique so a period activates once. */
   invoice_id: string | null;
   cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When the next billing step (charge, retry, lapse) is due; null: nothing to bill (billing module). */
+  next_billing_at: NullableTime;
+  renewal_attempts: Generated<number>;
+  /** Access kept past the end date while a failed renewal charge is tried again. */
+  grace_until: NullableTime;
+  /** The period end whose reminder went out. */
+  reminded_for: NullableTime;
+  /** A downgrade waiting for the next renewal. */
+  next_package_id: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
+
+type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 /** A member who joined a shared (Duo/Family) subscription through an invitation. */
 export interface SubscriptionMembersTable {

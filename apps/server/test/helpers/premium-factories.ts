@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { seedPlans } from '../../src/modules/premium/seed.js';
+import { PLAN_CODES, seedPlans } from '../../src/modules/premium/seed.js';
 import { createUser } from './factories.js';
 import type { TestApp } from './test-app.js';
 
-export { PLAN_CODES } from '../../src/modules/premium/seed.js';
+export { PLAN_CODES };
 
 export const STORE = { StoreId: 'MNCO' };
 
@@ -21,8 +21,13 @@ export function checkout(t: TestApp, headers: Record<string, string>, body: unkn
 }
 
 /** Starts a checkout that must succeed; answers the gateway page URL and the invoice id. */
-export async function startCheckout(t: TestApp, headers: Record<string, string>, MerchantCode: string) {
-  const response = await checkout(t, headers, { MerchantCode });
+export async function startCheckout(
+  t: TestApp,
+  headers: Record<string, string>,
+  MerchantCode: string,
+  options: { saveCard?: boolean } = {},
+) {
+  const response = await checkout(t, headers, { MerchantCode, ...options });
   expect(response.statusCode, response.body).toBe(200);
   const body = response.json() as { url: string; invoiceId: string };
   return { ...body, gatewayUrl: new URL(body.url) };
@@ -70,6 +75,23 @@ export async function returnToShop(t: TestApp, returnUrl: URL) {
 
 export const PAID_CARD = '4242 4242 4242 4242';
 export const DECLINED_CARD = '4000 0000 0000 0002';
+/** Paid at the card form; declined whenever charged later (renewals). */
+export const FAILS_LATER_CARD = '4000 0000 0000 0341';
+
+/** A shopper who bought `code` with `card` (saved for renewals unless told); answers their period. */
+export async function subscriber(
+  t: TestApp,
+  code: string = PLAN_CODES.premium,
+  card: string = PAID_CARD,
+  options: { saveCard?: boolean } = {},
+) {
+  const buyer = await shopper(t);
+  const { gatewayUrl, invoiceId } = await startCheckout(t, buyer.headers, code, options);
+  await returnToShop(t, await payOnGateway(t, gatewayUrl, card));
+  const [period] = await ownSubscriptions(t, buyer.user.id);
+  if (!period) throw new Error('the purchase did not activate');
+  return { ...buyer, invoiceId, period };
+}
 
 export function ownSubscriptions(t: TestApp, userId: string) {
   return t.db.selectFrom('subscriptions').selectAll().where('owner_id', '=', userId).execute();

@@ -50,6 +50,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // Every test file sends its codes from one loopback address; the suites that test the
     // per-client send budget set their own.
     SENDS_PER_CLIENT_HOURLY: '100000',
+    // Background jobs only when a test asks; the others run them by hand (app.jobs.runDue).
+    PAYMENT_CHECK_INTERVAL_SECONDS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

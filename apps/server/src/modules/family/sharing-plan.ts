@@ -10,6 +10,7 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export interface SharingPlan {
   id: string;
   owner_id: string;
+  /** When access ends: the period's end, or later while a failed renewal is tried again. */
   end_date: Date;
   allow_share: boolean;
   max_shared_users: number;
@@ -20,7 +21,13 @@ function selectPlan(db: Db, subscriptionId: string) {
   return db
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
-    .select(['s.id', 's.owner_id', 's.end_date', 'p.allow_share', 'p.max_shared_users'])
+    .select((eb) => [
+      's.id',
+      's.owner_id',
+      eb.fn<Date>('greatest', ['s.end_date', 's.grace_until']).as('end_date'),
+      'p.allow_share',
+      'p.max_shared_users',
+    ])
     .where('s.id', '=', subscriptionId);
 }
 const selectPlanForRead = prepared((db: Db, args: { subscriptionId: string }) =>

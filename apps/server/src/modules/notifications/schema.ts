@@ -16,6 +16,9 @@ export interface OutboxMessagesTable {
   link: string | null;
   delivered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   delivery_error: string | null;
+  /** Delivery tries so far; a failed one is tried again at `next_attempt_at` by the job queue. */
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: ColumnType<Date, Date, never>;
 }
 

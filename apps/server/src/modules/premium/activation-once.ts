@@ -1,14 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { addMonths } from './period.js';
 import './tables.js';
 
 /**
- * Exactly-once activation (product.md §10): any number of returns, callbacks and checks of one
- * invoice, in any order and at once, activate one subscription period. The invoice moves to
- * `paid` in the same transaction that inserts the subscription; the UPDATE only matches an
- * unpaid invoice (concurrent callers wait on the row lock, then match nothing); and
- * `subscriptions.invoice_id` is unique as the last guard. Answers the new subscription id, or
- * null when the invoice was already activated. Proven by test/premium/activation-once.test.ts.
+ * Exactly-once activation (product.md §10): any number of returns, callbacks, checks and charge
+ * answers of one invoice, in any order and at once, apply it once. The invoice moves to `paid`
+ * in the same transaction that applies it; the UPDATE only matches an unpaid invoice (concurrent
+ * callers wait on the row lock, then match nothing); and for a purchase
+ * `subscriptions.invoice_id` is unique as the last guard. What is applied depends on the kind:
+ * a purchase starts a period, a renewal extends its subscription by one period, a change moves
+ * the subscription to the bought plan. Answers the subscription id, or null when the invoice was
+ * already applied. Proven by test/premium/activation-once.test.ts and test/billing/*.
  */
 export async function activateInvoice(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -21,45 +25,138 @@ export async function activateInvoice(
       .set({ status: 'paid', settled_at: now })
       .where('invoice_id', '=', invoiceId)
       .where('status', '<>', 'paid')
-      .returning(['user_id', 'package_id'])
+      .returning(['user_id', 'package_id', 'kind', 'subscription_id', 'period_start', 'period_end'])
       .executeTakeFirst();
     if (!invoice) return null;
 
-    const plan = await trx
-      .selectFrom('packages')
-      .select('duration_months')
-      .where('id', '=', invoice.package_id)
-      .executeTakeFirstOrThrow();
-    // A second paid invoice (two tabs) extends access instead of overlapping the first period.
-    const current = await trx
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.max('end_date').as('end_date'))
-      .where('owner_id', '=', invoice.user_id)
-      .where('end_date', '>', now)
-      .executeTakeFirst();
-    const currentEnd = current?.end_date ? new Date(current.end_date) : null;
-    const start = currentEnd && currentEnd > now ? currentEnd : now;
-
-    const subscription = await trx
-      .insertInto('subscriptions')
-      .values({
-        owner_id: invoice.user_id,
-        package_id: invoice.package_id,
-        start_date: start,
-        end_date: addMonths(start, plan.duration_months),
-        is_auto_renew: true,
-        source_type: 'Web',
-        invoice_id: invoiceId,
-      })
-      .onConflict((oc) => oc.column('invoice_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!subscription) return null;
-    await trx
-      .updateTable('payment_invoices')
-      .set({ subscription_id: subscription.id })
-      .where('invoice_id', '=', invoiceId)
-      .execute();
-    return subscription.id;
+    if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
+      const renewed = await renewSubscription(trx, {
+        subscriptionId: invoice.subscription_id,
+        packageId: invoice.package_id,
+        periodStart: invoice.period_start,
+        periodEnd: invoice.period_end,
+        now,
+      });
+      // A renewal paid after its period was replaced (a late link) buys a period of its own.
+      if (renewed) return renewed;
+    }
+    if (invoice.kind === 'change' && invoice.subscription_id) {
+      const changed = await trx
+        .updateTable('subscriptions')
+        .set({ package_id: invoice.package_id, next_package_id: null, updated_at: now })
+        .where('id', '=', invoice.subscription_id)
+        .returning('id')
+        .executeTakeFirst();
+      if (changed) return changed.id;
+    }
+    return startPeriod(trx, invoiceId, invoice.user_id, invoice.package_id, now);
   });
+}
+
+/** A purchase: a new period from now, or from the end of the access the buyer already has. */
+async function startPeriod(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  userId: string,
+  packageId: number,
+  now: Date,
+): Promise<string | null> {
+  const plan = await trx
+    .selectFrom('packages')
+    .select('duration_months')
+    .where('id', '=', packageId)
+    .executeTakeFirstOrThrow();
+  // A second paid invoice (two tabs) extends access instead of overlapping the first period.
+  const current = await trx
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.max('end_date').as('end_date'))
+    .where('owner_id', '=', userId)
+    .where('end_date', '>', now)
+    .executeTakeFirst();
+  const currentEnd = current?.end_date ? new Date(current.end_date) : null;
+  const start = currentEnd && currentEnd > now ? currentEnd : now;
+  const end = addMonths(start, plan.duration_months);
+
+  const subscription = await trx
+    .insertInto('subscriptions')
+    .values({
+      owner_id: userId,
+      package_id: packageId,
+      start_date: start,
+      end_date: end,
+      is_auto_renew: true,
+      source_type: 'Web',
+      invoice_id: invoiceId,
+      next_billing_at: end,
+    })
+    .onConflict((oc) => oc.column('invoice_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!subscription) return null;
+  await trx
+    .updateTable('payment_invoices')
+    .set({ subscription_id: subscription.id })
+    .where('invoice_id', '=', invoiceId)
+    .execute();
+  return subscription.id;
+}
+
+/**
+ * A renewal: the subscription whose period ends at `periodStart` runs to `periodEnd` on the
+ * invoice's plan (a waiting downgrade takes effect here), with its retries cleared.
+ */
+async function renewSubscription(
+  trx: Kysely<Database>,
+  renewal: { subscriptionId: string; packageId: number; periodStart: Date; periodEnd: Date; now: Date },
+): Promise<string | null> {
+  const renewed = await trx
+    .updateTable('subscriptions')
+    .set({
+      end_date: renewal.periodEnd,
+      package_id: renewal.packageId,
+      next_package_id: null,
+      next_billing_at: renewal.periodEnd,
+      renewal_attempts: 0,
+      grace_until: null,
+      is_auto_renew: true,
+      cancelled_at: null,
+      updated_at: renewal.now,
+    })
+    .where('id', '=', renewal.subscriptionId)
+    .where('end_date', '=', renewal.periodStart)
+    .returning('id')
+    .executeTakeFirst();
+  if (!renewed) return null;
+  await trimMembersToSeats(trx, renewal.subscriptionId);
+  return renewed.id;
+}
+
+/** After a downgrade the newest members beyond the plan's seats leave (they were told at the change). */
+async function trimMembersToSeats(trx: Kysely<Database>, subscriptionId: string): Promise<void> {
+  const plan = await trx
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', 'p.id', 's.package_id')
+    .select(['p.max_shared_users', 'p.allow_share'])
+    .where('s.id', '=', subscriptionId)
+    .executeTakeFirstOrThrow();
+  const seats = plan.allow_share ? plan.max_shared_users : 0;
+  const beyond = await trx
+    .selectFrom('subscription_members')
+    .select('user_id')
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('joined_at', 'asc')
+    .orderBy('user_id', 'asc')
+    .offset(seats)
+    .limit(1000)
+    .execute();
+  if (beyond.length === 0) return;
+  await trx
+    .deleteFrom('subscription_members')
+    .where('subscription_id', '=', subscriptionId)
+    .where(
+      'user_id',
+      'in',
+      beyond.map((member) => member.user_id),
+    )
+    .execute();
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CheckoutRequest } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import {
@@ -33,7 +34,7 @@ export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/cal
 export async function startCheckout(
   deps: Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'reportError'>,
   userId: string,
-  merchantCode: string,
+  { MerchantCode: merchantCode, saveCard = true }: CheckoutRequest,
 ): Promise<CheckoutResponse> {
   // A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing.
   if (!deps.config.paymentsEnabled) {
@@ -70,6 +71,9 @@ export async function startCheckout(
       amount: plan.cost,
       currency: plan.currency,
       created_at: now,
+      kind: 'purchase',
+      method: 'card',
+      save_card: saveCard,
     })
     .execute();
 
@@ -90,6 +94,7 @@ export async function startCheckout(
       invoice_id: invoiceId,
       redirect_url: returnUrl(deps.config.PUBLIC_URL, invoiceId),
       callback_url: callbackUrl(deps.config.PUBLIC_URL),
+      save_card: saveCard,
       ...(user.phone_number ? { phone: user.phone_number } : {}),
       ...(user.primary_email ? { email: user.primary_email } : {}),
     });

@@ -16,6 +16,16 @@ export interface TokenRequest {
   callback_url: string;
   phone?: string;
   email?: string;
+  /** Ask the provider to keep the card for renewals; the paid check then carries its token. */
+  save_card?: boolean;
+}
+
+/** The provider's description of a card it keeps for us: a token and what may be shown. */
+export interface ProviderCard {
+  token: string;
+  brand: string;
+  last4: string;
+  expires: string;
 }
 
 export type ProviderStatus = 'pending' | 'paid' | 'declined' | 'cancelled';
@@ -23,6 +33,24 @@ export type ProviderStatus = 'pending' | 'paid' | 'declined' | 'cancelled';
 export interface PaymentCheck {
   invoice_id: string;
   status: ProviderStatus;
+  amount: number;
+  currency: string;
+  card?: ProviderCard | null | undefined;
+}
+
+/** A charge of a saved card; the provider answers the same for the same invoice and attempt. */
+export interface CardCharge {
+  cardToken: string;
+  invoiceId: string;
+  attempt: number;
+  amount: number;
+  currency: string;
+}
+
+export interface ChargeResult {
+  invoice_id: string;
+  attempt: number;
+  status: 'paid' | 'declined';
   amount: number;
   currency: string;
 }
@@ -48,6 +76,8 @@ export class GatewayError extends Error {
 export interface PaymentGateway {
   requestToken(input: TokenRequest): Promise<Exchange<{ token: string }>>;
   checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
+  /** Charges a saved card (renewals, upgrades) without the shopper. */
+  chargeCard(charge: CardCharge): Promise<Exchange<ChargeResult>>;
   /** The page the shopper is sent to (product.md §2: the token and os=PC). */
   paymentPageUrl(token: string): string;
 }
@@ -56,6 +86,17 @@ const tokenAnswer = z.object({ token: z.string().min(8).max(200) });
 const checkAnswer = z.object({
   invoice_id: z.string(),
   status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
+  amount: z.number().int(),
+  currency: z.string(),
+  card: z
+    .object({ token: z.string(), brand: z.string(), last4: z.string(), expires: z.string() })
+    .nullable()
+    .optional(),
+});
+const chargeAnswer = z.object({
+  invoice_id: z.string(),
+  attempt: z.number().int(),
+  status: z.enum(['paid', 'declined']),
   amount: z.number().int(),
   currency: z.string(),
 });
@@ -71,6 +112,14 @@ export interface GatewayOptions {
  * The provider protocol of product.md §7 (`POST {provider}/rest/token`, the gateway page, a
  * check-payment call) spoken to `PAYMENT_PROVIDER_URL`: the built-in sandbox by default.
  */
+/** A provider answer for the payment log: a saved card's token keeps only its last 4 characters. */
+function withoutCardToken(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('card' in body)) return body;
+  const { card } = body as { card: unknown };
+  if (!card || typeof card !== 'object' || !('token' in card) || typeof card.token !== 'string') return body;
+  return { ...body, card: { ...card, token: `…${card.token.slice(-4)}` } };
+}
+
 export function httpPaymentGateway({
   baseUrl,
   clientId,
@@ -79,7 +128,14 @@ export function httpPaymentGateway({
 }: GatewayOptions): PaymentGateway {
   const credentials = { client_id: clientId, client_secret: clientSecret };
   const call = async <T>(path: string, fields: Record<string, unknown>, schema: z.ZodType<T>) => {
-    const logged = { url: `${baseUrl}${path}`, client_id: clientId, ...fields };
+    // The card token is a credential for charging: the log keeps only its end.
+    const { card_token, ...rest } = fields;
+    const logged = {
+      url: `${baseUrl}${path}`,
+      client_id: clientId,
+      ...rest,
+      ...(typeof card_token === 'string' ? { card_token: `…${card_token.slice(-4)}` } : {}),
+    };
     let answer: Awaited<ReturnType<JsonPost>>;
     try {
       answer = await post(`${baseUrl}${path}`, { ...credentials, ...fields });
@@ -96,7 +152,7 @@ export function httpPaymentGateway({
     const parsed = schema.safeParse(answer.body);
     if (!parsed.success)
       throw new GatewayError('The payment provider gave an unreadable answer.', logged, answer.body);
-    return { request: logged, response: answer.body, result: parsed.data };
+    return { request: logged, response: withoutCardToken(answer.body), result: parsed.data };
   };
 
   return {
@@ -114,6 +170,18 @@ export function httpPaymentGateway({
         tokenAnswer,
       ),
     checkPayment: (invoiceId) => call('/rest/check-payment', { invoice_id: invoiceId }, checkAnswer),
+    chargeCard: (charge) =>
+      call(
+        '/rest/charge',
+        {
+          card_token: charge.cardToken,
+          invoice_id: charge.invoiceId,
+          attempt: charge.attempt,
+          amount: charge.amount,
+          currency: charge.currency,
+        },
+        chargeAnswer,
+      ),
     paymentPageUrl: (token) =>
       `${baseUrl}/payment?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,
   };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { PaymentDeps } from './payment-deps.js';
 
-export type PaymentStep = 'checkout' | 'return' | 'callback' | 'check' | 'activation';
+export type PaymentStep = 'checkout' | 'return' | 'callback' | 'check' | 'activation' | 'renewal' | 'change';
 
 /** product.md §3 "Payment log record" in our words. */
 export interface PaymentLogEntry {

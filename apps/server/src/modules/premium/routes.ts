@@ -1,8 +1,8 @@
+import { checkoutRequestSchema } from '@tunes/shared/billing';
 import { errorBodySchema } from '@tunes/shared/errors';
 import {
   allPlansQuerySchema,
   cacheItemSchema,
-  checkoutRequestSchema,
   checkoutResponseSchema,
   invoiceSchema,
   merchantSchema,
@@ -20,7 +20,6 @@ import { SIGNATURE_HEADER } from './callback-signature.js';
 import { startCheckout } from './checkout.js';
 import { viewInvoice } from './invoice-view.js';
 import { receivePaymentCallback } from './payment-callback.js';
-import { startPaymentCheckJob } from './payment-check-job.js';
 import { paymentDeps } from './payment-deps.js';
 import { listMerchantPlans, listMerchants } from './plans.js';
 import { settleInvoice } from './settlement.js';
@@ -39,7 +38,6 @@ const invoiceIdSchema = z.string().trim().min(1).max(200);
 export default async function premiumRoutes(app: FastifyInstance) {
   const deps = paymentDeps(app);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  startPaymentCheckJob(app, deps);
 
   routes.get(
     '/merchants',
@@ -119,7 +117,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
         },
       },
     },
-    (request) => startCheckout(deps, request.userId, request.body.MerchantCode),
+    (request) => startCheckout(deps, request.userId, request.body),
   );
 
   routes.get(

@@ -1,12 +1,16 @@
+import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { activateInvoice } from './activation-once.js';
 import { GatewayError, type PaymentGateway } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { findInvoiceParty, type PaymentLogEntry, type PaymentStep, writePaymentLog } from './payment-log.js';
+import { keepCard } from './saved-cards.js';
 import './tables.js';
 
 /** Pending invoices older than this are given up as expired by the periodic check. */
 export const INVOICE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Days after a period's end when its renewal invoice can no longer be paid (after the last retry). */
+const RENEWAL_PAYABLE_DAYS = (RENEWAL_RETRY_DAYS.at(-1) ?? 0) + 1;
 
 export type SettlementDeps = Pick<PaymentDeps, 'db' | 'clock' | 'paymentGateway' | 'reportError'>;
 
@@ -24,7 +28,7 @@ export async function settleInvoice(
   const { db } = deps;
   const invoice = await db
     .selectFrom('payment_invoices')
-    .select(['status', 'amount', 'currency', 'created_at'])
+    .select(['status', 'amount', 'currency', 'created_at', 'user_id', 'save_card', 'kind', 'period_start'])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (!invoice) return null;
@@ -54,6 +58,15 @@ export async function settleInvoice(
       });
       return 'created';
     }
+    if (check.result.card) {
+      const { card } = check.result;
+      await db
+        .updateTable('payment_invoices')
+        .set({ card_brand: card.brand, card_last4: card.last4 })
+        .where('invoice_id', '=', invoiceId)
+        .execute();
+      if (invoice.save_card) await keepCard(deps, invoice.user_id, card);
+    }
     const subscriptionId = await activateInvoice(deps, invoiceId);
     if (subscriptionId) {
       await writePaymentLog(deps, {
@@ -79,7 +92,7 @@ export async function settleInvoice(
     return closed?.status ?? (await currentStatus(deps, invoiceId));
   }
 
-  if (deps.clock.now().getTime() - new Date(invoice.created_at).getTime() > INVOICE_TTL_MS) {
+  if (deps.clock.now().getTime() > invoiceExpiry(invoice).getTime()) {
     const expired = await db
       .updateTable('payment_invoices')
       .set({ status: 'expired', settled_at: deps.clock.now() })
@@ -91,6 +104,17 @@ export async function settleInvoice(
     return expired?.status ?? (await currentStatus(deps, invoiceId));
   }
   return 'created';
+}
+
+/**
+ * A checkout is given up a day after it was made; a renewal invoice (a payment link sent before
+ * the end, or "pay now" after a failed charge) stays payable until the renewal's last retry.
+ */
+function invoiceExpiry(invoice: { created_at: Date; kind: string; period_start: Date | null }): Date {
+  if (invoice.kind === 'renewal' && invoice.period_start) {
+    return new Date(invoice.period_start.getTime() + RENEWAL_PAYABLE_DAYS * 86_400_000);
+  }
+  return new Date(invoice.created_at.getTime() + INVOICE_TTL_MS);
 }
 
 async function currentStatus(deps: Pick<PaymentDeps, 'db'>, invoiceId: string): Promise<InvoiceStatus> {
@@ -115,6 +139,8 @@ export async function lapseUnpaidRenewals(deps: Pick<PaymentDeps, 'db' | 'clock'
     .set({ is_auto_renew: false, updated_at: now })
     .where('is_auto_renew', '=', true)
     .where('source_type', 'in', ['Web', 'Voucher'])
+    // Periods the billing lifecycle renews (billing/renewal.ts) are left to it.
+    .where('next_billing_at', 'is', null)
     .where('end_date', '<=', now)
     .executeTakeFirst();
   return Number(lapsed.numUpdatedRows);

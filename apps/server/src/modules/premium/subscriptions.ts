@@ -1,6 +1,6 @@
 import type { SubscriptionView } from '@tunes/shared/profile';
 import type { Deps } from '../../deps.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { ownedSubscription } from '../subscriptions/owned-subscription.js';
 import { listUserSubscriptions, selectSubscriptions, toSubscriptionView } from '../subscriptions/queries.js';
 
 /**
@@ -28,23 +28,7 @@ export async function cancelAutoRenew(
 ): Promise<SubscriptionView> {
   const { db } = deps;
   const now = deps.clock.now();
-  const subscription = await db
-    .selectFrom('subscriptions')
-    .select(['id', 'owner_id'])
-    .where('id', '=', subscriptionId)
-    .executeTakeFirst();
-  if (!subscription) throw notFound('There is no such subscription.');
-  if (subscription.owner_id !== userId) {
-    const member = await db
-      .selectFrom('subscription_members')
-      .select('user_id')
-      .where('subscription_id', '=', subscriptionId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    throw member
-      ? forbidden('Only the owner of the plan can cancel it.')
-      : notFound('There is no such subscription.');
-  }
+  await ownedSubscription(deps, userId, subscriptionId, 'cancel');
   await db
     .updateTable('subscriptions')
     .set({ is_auto_renew: false, cancelled_at: now, updated_at: now })

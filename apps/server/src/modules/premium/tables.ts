@@ -1,3 +1,4 @@
+import type { InvoiceKind, PaymentMethod } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -17,6 +18,18 @@ export interface PaymentInvoicesTable {
   subscription_id: string | null;
   created_at: Timestamp;
   settled_at: NullableTimestamp;
+  kind: ColumnType<InvoiceKind, InvoiceKind | undefined, InvoiceKind>;
+  method: ColumnType<PaymentMethod, PaymentMethod | undefined, PaymentMethod>;
+  /** The shopper asked to keep the card for renewals. */
+  save_card: Generated<boolean>;
+  /** `renewal:<subscription>:<period start>`, `change:…`: one invoice, so one charge, per key. */
+  idempotency_key: string | null;
+  /** The period a renewal pays for, or the rest of the period an upgrade pays for. */
+  period_start: NullableTimestamp;
+  period_end: NullableTimestamp;
+  charge_attempts: Generated<number>;
+  card_brand: string | null;
+  card_last4: string | null;
 }
 
 /** product.md §3 "Payment log record", one row per step of a payment. */

@@ -1,10 +1,20 @@
 /** Sandbox test cards of product.md §10. */
 export const PAID_CARD = '4242424242424242';
 export const DECLINED_CARD = '4000000000000002';
+/** Pays at the card form, then every later charge of the saved card is declined. */
+export const FAILS_LATER_CARD = '4000000000000341';
 
 export type CardOutcome =
-  | { ok: true; status: 'paid' | 'declined'; last4: string }
+  | { ok: true; status: 'paid' | 'declined'; last4: string; number: string; expires: string }
   | { ok: false; error: string };
+
+/** Whether a later charge of a saved card goes through (the card form already took the first). */
+export const chargeOutcome = (cardNumber: string): 'paid' | 'declined' =>
+  cardNumber === PAID_CARD ? 'paid' : 'declined';
+
+/** All the sandbox's test cards are Visa numbers; the brand is read from the first digit. */
+export const cardBrand = (cardNumber: string) =>
+  cardNumber.startsWith('4') ? 'Visa' : cardNumber.startsWith('5') ? 'Mastercard' : 'Card';
 
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, '');
 
@@ -20,7 +30,23 @@ export function judgeCard(
   const endOfMonth = Date.UTC(2000 + Number(expiry[2]), Number(expiry[1]), 1);
   if (endOfMonth <= now.getTime()) return { ok: false, error: 'The card has expired.' };
   if (!/^\d{3,4}$/.test((form.cvc ?? '').trim())) return { ok: false, error: 'Enter the 3 or 4 digit CVC.' };
-  if (number === PAID_CARD) return { ok: true, status: 'paid', last4: number.slice(-4) };
-  if (number === DECLINED_CARD) return { ok: true, status: 'declined', last4: number.slice(-4) };
+  if (number === PAID_CARD || number === FAILS_LATER_CARD) {
+    return {
+      ok: true,
+      status: 'paid',
+      last4: number.slice(-4),
+      number,
+      expires: `${expiry[1]}/${expiry[2]}`,
+    };
+  }
+  if (number === DECLINED_CARD) {
+    return {
+      ok: true,
+      status: 'declined',
+      last4: number.slice(-4),
+      number,
+      expires: `${expiry[1]}/${expiry[2]}`,
+    };
+  }
   return { ok: false, error: 'The sandbox accepts only its test cards.' };
 }

@@ -72,7 +72,7 @@ ${error}
   <input type="hidden" name="form_key" value="${formKey}">
   <button class="cancel" type="submit">Cancel</button>
 </form>
-<p class="hint">Test cards: 4242 4242 4242 4242 is paid, 4000 0000 0000 0002 is declined. Any future expiry, any CVC.</p>`,
+<p class="hint">Test cards: 4242 4242 4242 4242 is paid, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is paid now and declined when charged later. Any future expiry, any CVC.</p>`,
   );
 }
 

@@ -13,6 +13,7 @@ export interface NewSandboxPayment {
   languageCode: string;
   redirect_url: string;
   callback_url?: string;
+  save_card?: boolean;
 }
 
 /** A payment session for one invoice of one merchant; a second one for the same invoice is a 409. */
@@ -33,6 +34,7 @@ export async function openSandboxPayment(
       language_code: payment.languageCode,
       redirect_url: payment.redirect_url,
       callback_url: payment.callback_url ?? null,
+      save_card: payment.save_card ?? false,
       created_at: deps.clock.now(),
     })
     .onConflict((oc) => oc.columns(['client_id', 'invoice_id']).doNothing())
@@ -46,7 +48,7 @@ export async function openSandboxPayment(
 export async function sandboxPaymentState(deps: Pick<Deps, 'db'>, clientId: string, invoiceId: string) {
   const payment = await deps.db
     .selectFrom('sandbox_gateway_payments')
-    .select(['invoice_id', 'status', 'amount', 'currency'])
+    .select(['invoice_id', 'status', 'amount', 'currency', 'card_token'])
     .where('client_id', '=', clientId)
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
@@ -68,10 +70,11 @@ export function closeSandboxPayment(
   token: string,
   status: Exclude<SandboxPaymentStatus, 'pending'>,
   cardLast4: string | null,
+  cardToken: string | null = null,
 ) {
   return deps.db
     .updateTable('sandbox_gateway_payments')
-    .set({ status, card_last4: cardLast4, settled_at: deps.clock.now() })
+    .set({ status, card_last4: cardLast4, card_token: cardToken, settled_at: deps.clock.now() })
     .where('token', '=', token)
     .where('status', '=', 'pending')
     .returningAll()

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import { type PaymentCallback, SIGNATURE_HEADER, signCallback } from '../premium/callback-signature.js';
 import { jsonPostFor } from '../premium/transport.js';
 import { judgeCard } from './cards.js';
+import { chargeSandboxCard, describeSandboxCard, saveSandboxCard } from './charges.js';
 import { cardPage, messagePage } from './pages.js';
 import {
   closeSandboxPayment,
@@ -32,12 +33,33 @@ const tokenRequest = z.object({
   payment_type: z.string().max(40).optional(),
   phone: z.string().max(40).optional(),
   email: z.string().max(254).optional(),
+  /** Keep the card for later charges (`rest/charge`); the check answers its token once paid. */
+  save_card: z.boolean().optional(),
 });
 
 const checkRequest = z.object({ ...credentials, invoice_id: z.string().min(1).max(200) });
 const checkAnswer = z.object({
   invoice_id: z.string(),
   status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
+  amount: z.number().int(),
+  currency: z.string(),
+  card: z
+    .object({ token: z.string(), brand: z.string(), last4: z.string(), expires: z.string() })
+    .nullable()
+    .optional(),
+});
+const chargeRequest = z.object({
+  ...credentials,
+  card_token: z.string().min(1).max(200),
+  invoice_id: z.string().min(1).max(200),
+  attempt: z.number().int().min(1).max(100),
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const chargeAnswer = z.object({
+  invoice_id: z.string(),
+  attempt: z.number().int(),
+  status: z.enum(['paid', 'declined']),
   amount: z.number().int(),
   currency: z.string(),
 });
@@ -107,7 +129,42 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     },
     async (request) => {
       assertMerchant(request.body.client_id, request.body.client_secret);
-      return sandboxPaymentState(deps, request.body.client_id, request.body.invoice_id);
+      const state = await sandboxPaymentState(deps, request.body.client_id, request.body.invoice_id);
+      const card =
+        state.status === 'paid' && state.card_token
+          ? await describeSandboxCard(deps, request.body.client_id, state.card_token)
+          : null;
+      return {
+        invoice_id: state.invoice_id,
+        status: state.status,
+        amount: state.amount,
+        currency: state.currency,
+        card,
+      };
+    },
+  );
+
+  routes.post(
+    '/rest/charge',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'Charge a saved card for an invoice (idempotent per invoice and attempt)',
+        body: chargeRequest,
+        response: { 200: chargeAnswer, 401: gatewayError, 404: gatewayError },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      assertMerchant(body.client_id, body.client_secret);
+      return chargeSandboxCard(deps, {
+        clientId: body.client_id,
+        cardToken: body.card_token,
+        invoiceId: body.invoice_id,
+        attempt: body.attempt,
+        amount: body.amount,
+        currency: body.currency,
+      });
     },
   );
 
@@ -153,9 +210,14 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     reply: FastifyReply,
     token: string,
     status: Exclude<SandboxPaymentStatus, 'pending'>,
-    cardLast4: string | null,
+    card: { last4: string; number: string; expires: string } | null,
   ) => {
-    const closed = await closeSandboxPayment(deps, token, status, cardLast4);
+    const payment = await findPayment(token);
+    const cardToken =
+      payment?.save_card && status === 'paid' && card
+        ? await saveSandboxCard(deps, payment.client_id, card)
+        : null;
+    const closed = await closeSandboxPayment(deps, token, status, card?.last4 ?? null, cardToken);
     if (!closed) return closedPage(reply, (await findPayment(token))?.redirect_url);
     if (closed.callback_url) {
       const callback: PaymentCallback = {
@@ -218,7 +280,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
           }),
         );
       }
-      return finish(reply, payment.token, outcome.status, outcome.last4);
+      return finish(reply, payment.token, outcome.status, outcome);
     },
   );
 

@@ -16,10 +16,36 @@ export interface SandboxGatewayPaymentsTable {
   card_last4: string | null;
   created_at: ColumnType<Date, Date | string, Date | string>;
   settled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  save_card: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The token of the card kept for later charges, when the merchant asked to save it. */
+  card_token: string | null;
+}
+
+/** A card the sandbox keeps for a merchant's later charges; the merchant only ever sees the token. */
+export interface SandboxGatewayCardsTable {
+  token: string;
+  client_id: string;
+  card_number: string;
+  expires: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** One charge of a saved card; at most one `paid` per invoice. */
+export interface SandboxGatewayChargesTable {
+  client_id: string;
+  invoice_id: string;
+  attempt: number;
+  card_token: string;
+  amount: number;
+  currency: string;
+  status: 'paid' | 'declined';
+  created_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 declare module '../../db/schema.js' {
   interface Database {
     sandbox_gateway_payments: SandboxGatewayPaymentsTable;
+    sandbox_gateway_cards: SandboxGatewayCardsTable;
+    sandbox_gateway_charges: SandboxGatewayChargesTable;
   }
 }

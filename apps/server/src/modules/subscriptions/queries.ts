@@ -59,7 +59,7 @@ export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView[
 
 /**
  * The subscriptions a user holds now, newest first: periods they own that have not ended (or
- * that a store renews automatically), then shared plans they joined whose owner's period has
+ * that a store renews automatically, or whose failed renewal is being tried again), then shared plans they joined whose owner's period has
  * not ended.
  */
 export function userSubscriptionsQuery(db: Kysely<Database>, userId: string, now: Date) {
@@ -88,10 +88,14 @@ export function userSubscriptionsQuery(db: Kysely<Database>, userId: string, now
             eb('s.owner_id', '=', userId),
             eb.or([
               eb('s.end_date', '>', now),
+              eb('s.grace_until', '>', now),
               eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
             ]),
           ]),
-          eb.and([eb('m.user_id', '=', userId), eb('s.end_date', '>', now)]),
+          eb.and([
+            eb('m.user_id', '=', userId),
+            eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]),
+          ]),
         ]),
       )
   );

@@ -1,0 +1,220 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { CompiledQuery, type Kysely } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/schema.js';
+import type { Clock } from './clock.js';
+
+/**
+ * One kind of background work (a renewal step, a reminder, a redelivery). The work's own tables
+ * say what is due, with the business clock; the queue hands each due item to one worker of one
+ * process. A job that runs twice, or is lost in a crash and found due again, does no harm:
+ * every `run` is idempotent by the state it changes.
+ */
+export interface JobKind {
+  name: string;
+  /** Keys of the items due at `now`, in key order after `after`, at most `limit`. */
+  findDue(now: Date, limit: number, after: string | undefined): Promise<string[]>;
+  run(key: string, log: FastifyBaseLogger): Promise<unknown>;
+}
+
+/** Work done in the moment before the items are looked for (bulk updates, no per-item job). */
+export type ScanStep = (now: Date) => Promise<unknown>;
+
+export interface RunDueReport {
+  ran: { name: string; count: number }[];
+}
+
+const SCAN_JOB = 'jobs.scan';
+const PAGE = 1000;
+const BATCH = 50;
+/** Items of one kind run at once in one process. */
+const CONCURRENCY = 8;
+
+/** pg-boss reaches the database through the app's Kysely, so PGlite and PostgreSQL alike serve it. */
+function kyselyAdapter(db: Kysely<Database>): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
+async function eachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await run(item);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+/**
+ * The job queue of product.md §13: pg-boss (a maintained queue on PostgreSQL) in the app's own
+ * database. A scan finds what is due by the business clock and enqueues one job per item, kept
+ * once while it waits (`stately` queues keyed by the item); workers in every process take jobs
+ * with `SKIP LOCKED`, so N processes share them and each job runs once. The scan itself is one
+ * job per interval across all processes. `runDue` (POST /dev/jobs/run-due, the admin command)
+ * scans and drains the queues in this process and answers when they are empty.
+ */
+export class JobQueue {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  readonly #log: FastifyBaseLogger;
+  readonly #kinds: JobKind[] = [];
+  readonly #scanSteps: ScanStep[] = [];
+  #boss: PgBoss | undefined;
+  #starting: Promise<PgBoss> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(db: Kysely<Database>, clock: Clock, log: FastifyBaseLogger) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#log = log;
+  }
+
+  register(kind: JobKind): void {
+    this.#kinds.push(kind);
+  }
+
+  beforeScan(step: ScanStep): void {
+    this.#scanSteps.push(step);
+  }
+
+  /** pg-boss started on first use (its schema is made then), once. */
+  #started(): Promise<PgBoss> {
+    this.#starting ??= (async () => {
+      const boss = new PgBoss({
+        db: kyselyAdapter(this.#db),
+        schema: 'pgboss',
+        // Due-ness is ours (business clock); pg-boss's own cron is not used.
+        schedule: false,
+      });
+      boss.on('error', (error) => this.#log.error({ err: error }, 'job queue error'));
+      await boss.start();
+      for (const name of [SCAN_JOB, ...this.#kinds.map((kind) => kind.name)]) {
+        if (!(await boss.getQueue(name))) {
+          await boss.createQueue(name, { name, policy: 'stately', retryLimit: 2, retryDelay: 30 });
+        }
+      }
+      this.#boss = boss;
+      return boss;
+    })();
+    return this.#starting;
+  }
+
+  /**
+   * Background work in this process: every `intervalSeconds` a scan is asked for (one per
+   * interval across all processes), and workers take the jobs as they come.
+   */
+  async startWorkers(intervalSeconds: number): Promise<void> {
+    if (intervalSeconds <= 0 || this.#stopped) return;
+    const boss = await this.#started();
+    await boss.work(SCAN_JOB, { pollingIntervalSeconds: Math.max(1, intervalSeconds / 2) }, async () => {
+      await this.scan();
+    });
+    for (const kind of this.#kinds) {
+      await boss.work<{ key: string }>(
+        kind.name,
+        { batchSize: BATCH, pollingIntervalSeconds: Math.max(0.5, Math.min(2, intervalSeconds)) },
+        async (jobs) => {
+          await eachLimited(jobs, CONCURRENCY, async (job) => {
+            await this.#runOne(kind, job.data.key);
+          });
+        },
+      );
+    }
+    const askForScan = () => {
+      boss
+        .send(SCAN_JOB, {}, { singletonKey: 'scan', singletonSeconds: intervalSeconds })
+        .catch((error: unknown) => this.#log.error({ err: error }, 'job scan request failed'));
+    };
+    askForScan();
+    this.#timer = setInterval(askForScan, intervalSeconds * 1000);
+    this.#timer.unref();
+  }
+
+  /** Finds what is due now and enqueues it; answers how many items each kind has due. */
+  async scan(): Promise<Map<string, number>> {
+    const boss = await this.#started();
+    const now = this.#clock.now();
+    for (const step of this.#scanSteps) await step(now);
+    const found = new Map<string, number>();
+    for (const kind of this.#kinds) {
+      let after: string | undefined;
+      let count = 0;
+      for (;;) {
+        const keys = await kind.findDue(now, PAGE, after);
+        if (keys.length === 0) break;
+        await boss.insert(keys.map((key) => ({ name: kind.name, data: { key }, singletonKey: key })));
+        count += keys.length;
+        after = keys.at(-1);
+        if (keys.length < PAGE) break;
+      }
+      found.set(kind.name, count);
+    }
+    return found;
+  }
+
+  async #runOne(kind: JobKind, key: string): Promise<boolean> {
+    try {
+      await kind.run(key, this.#log);
+      return true;
+    } catch (error) {
+      // The item stays due in its own table; the next scan enqueues it again.
+      this.#log.error({ err: error, job: kind.name, key }, 'job failed');
+      return false;
+    }
+  }
+
+  /** Scans, then runs every waiting job in this process until the queues are empty. */
+  async runDue(): Promise<RunDueReport> {
+    const boss = await this.#started();
+    await this.scan();
+    const ran: RunDueReport['ran'] = [];
+    for (const kind of this.#kinds) {
+      let count = 0;
+      for (;;) {
+        const jobs = await boss.fetch<{ key: string }>(kind.name, { batchSize: BATCH * 4 });
+        if (jobs.length === 0) break;
+        await eachLimited(jobs, CONCURRENCY, async (job) => {
+          if (await this.#runOne(kind, job.data.key)) count++;
+        });
+        await boss.complete(
+          kind.name,
+          jobs.map((job) => job.id),
+        );
+      }
+      // Jobs a background worker took are finished before the answer.
+      await this.#waitIdle(boss, kind.name);
+      ran.push({ name: kind.name, count });
+    }
+    return { ran };
+  }
+
+  async #waitIdle(boss: PgBoss, name: string): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while ((await boss.getQueueSize(name, { before: 'completed' })) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Jobs waiting or running per kind (metrics, operators). */
+  async depth(): Promise<Record<string, number>> {
+    const boss = await this.#started();
+    const sizes: Record<string, number> = {};
+    for (const kind of this.#kinds)
+      sizes[kind.name] = await boss.getQueueSize(kind.name, { before: 'completed' });
+    return sizes;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    const boss = this.#boss ?? (this.#starting ? await this.#starting.catch(() => undefined) : undefined);
+    await boss?.stop({ graceful: true, wait: true, close: false, timeout: 5000 });
+  }
+}

@@ -1,0 +1,140 @@
+import type { Billing } from '@tunes/shared/billing';
+import type { SubscriptionView } from '@tunes/shared/profile';
+import type { Deps } from '../../deps.js';
+import { conflict } from '../../lib/errors.js';
+import { savedCard } from '../premium/saved-cards.js';
+import { subscriptionView } from '../premium/subscriptions.js';
+import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import type { RenewalDeps } from './renewal.js';
+import { invoicePaymentPage, renewalInvoiceFor } from './renewal.js';
+
+const names = (row: { name_en: string; name_mn: string }) => [
+  { Language: 'en' as const, Value: row.name_en },
+  { Language: 'mn' as const, Value: row.name_mn },
+];
+
+/**
+ * `GET /api/users/me/billing`: the card on file and what happens at the end of the listener's
+ * own current plan bought here (next charge, amount, a waiting downgrade, a failed renewal).
+ */
+export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<Billing> {
+  const now = deps.clock.now();
+  const card = await savedCard(deps, userId);
+  const row = await deps.db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', (join) =>
+      join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
+    )
+    .innerJoin('packages as current', 'current.id', 's.package_id')
+    .select([
+      's.id',
+      's.end_date',
+      's.is_auto_renew',
+      's.next_billing_at',
+      's.renewal_attempts',
+      's.grace_until',
+      's.next_package_id',
+      'p.merchant_code',
+      'p.name_en',
+      'p.name_mn',
+      'p.cost',
+      'p.currency',
+      'p.allow_share',
+      'p.max_shared_users',
+      'current.merchant_code as current_code',
+      'current.name_en as current_name_en',
+      'current.name_mn as current_name_mn',
+    ])
+    .where('s.owner_id', '=', userId)
+    .where('s.source_type', '=', 'Web')
+    .where((eb) => eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]))
+    .orderBy('s.end_date', 'desc')
+    .executeTakeFirst();
+  if (!row) return { card, renewal: null };
+
+  let pendingChange: NonNullable<Billing['renewal']>['pendingChange'] = null;
+  if (row.next_package_id !== null) {
+    const seats = row.allow_share ? row.max_shared_users : 0;
+    const members = await deps.db
+      .selectFrom('subscription_members')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('subscription_id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    pendingChange = {
+      MerchantCode: row.merchant_code,
+      Name: names(row),
+      startsAt: row.end_date.toISOString(),
+      membersLosingSeat: Math.max(0, Number(members.count) - seats),
+    };
+  }
+  let failedRenewal: NonNullable<Billing['renewal']>['failedRenewal'] = null;
+  if (row.renewal_attempts > 0 && row.grace_until) {
+    const invoice = await renewalInvoiceFor(deps, row.id, row.end_date);
+    if (invoice) {
+      failedRenewal = {
+        invoiceId: invoice.invoice_id,
+        attempts: row.renewal_attempts,
+        nextAttemptAt: row.next_billing_at?.toISOString() ?? null,
+        accessUntil: row.grace_until.toISOString(),
+      };
+    }
+  }
+  return {
+    card,
+    renewal: {
+      subscriptionId: row.id,
+      MerchantCode: row.merchant_code,
+      Name: names(row),
+      autoRenew: row.is_auto_renew,
+      nextChargeAt: row.is_auto_renew ? (row.next_billing_at ?? row.end_date).toISOString() : null,
+      amount: row.cost,
+      currency: row.currency,
+      renewsBy: card ? 'card' : 'link',
+      endDate: row.end_date.toISOString(),
+      pendingChange,
+      failedRenewal,
+    },
+  };
+}
+
+/**
+ * `POST /api/subscriptions/{id}/resume`: auto-renew back on before the end date, with the
+ * renewal scheduled again on the end date.
+ */
+export async function resumeAutoRenew(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  subscriptionId: string,
+): Promise<SubscriptionView> {
+  const now = deps.clock.now();
+  const subscription = await ownedSubscription(deps, userId, subscriptionId);
+  if (subscription.end_date <= now) {
+    throw conflict('This plan has ended; buy it again from the plans page.', 'plan_ended');
+  }
+  if (subscription.source_type !== 'Web') {
+    throw conflict('Only a plan bought on this site renews here.', 'plan_not_renewable');
+  }
+  await deps.db
+    .updateTable('subscriptions')
+    .set({
+      is_auto_renew: true,
+      cancelled_at: null,
+      next_billing_at: subscription.end_date,
+      renewal_attempts: 0,
+      updated_at: now,
+    })
+    .where('id', '=', subscriptionId)
+    .where('is_auto_renew', '=', false)
+    .execute();
+  return subscriptionView(deps, subscriptionId);
+}
+
+/** `POST /api/subscriptions/{id}/pay-now`: the gateway page for the renewal a card failed to pay. */
+export async function payRenewalNow(deps: RenewalDeps, userId: string, subscriptionId: string) {
+  const subscription = await ownedSubscription(deps, userId, subscriptionId);
+  const invoice = await renewalInvoiceFor(deps, subscription.id, subscription.end_date);
+  if (!invoice || invoice.status !== 'created') {
+    throw conflict('There is no unpaid renewal for this plan.', 'nothing_to_pay');
+  }
+  return { url: await invoicePaymentPage(deps, invoice.invoice_id), invoiceId: invoice.invoice_id };
+}

@@ -1,0 +1,84 @@
+import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import type { FastifyInstance } from 'fastify';
+import type { JobKind } from '../../lib/job-queue.js';
+import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
+import type { PaymentDeps } from '../premium/payment-deps.js';
+import { lapseUnpaidRenewals, settleInvoice } from '../premium/settlement.js';
+import { remindRenewal, runRenewalStep } from './renewal.js';
+
+const DAY_MS = 86_400_000;
+/** A checkout younger than this is left to its shopper's return before it is checked. */
+const RECONCILE_AFTER_MS = 30_000;
+
+/**
+ * The billing lifecycle's work on the job queue (product.md §13), in the order a run takes it:
+ * reminders 3 days before the end, renewal steps (charge, retries, lapse), reconciliation of
+ * invoices whose shopper never came back, and redelivery of messages a provider refused.
+ */
+export function billingJobKinds(deps: PaymentDeps): JobKind[] {
+  const { db } = deps;
+  return [
+    {
+      name: 'billing.remind',
+      findDue: async (now, limit, after) => {
+        let query = db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('next_billing_at', 'is not', null)
+          .where('is_auto_renew', '=', true)
+          .where('end_date', '>', now)
+          .where('end_date', '<=', new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS))
+          .where((eb) =>
+            eb.or([eb('reminded_for', 'is', null), eb('reminded_for', '<>', eb.ref('end_date'))]),
+          )
+          .orderBy('id')
+          .limit(limit);
+        if (after) query = query.where('id', '>', after);
+        return (await query.execute()).map((row) => row.id);
+      },
+      run: (key, log) => remindRenewal(deps, key, log),
+    },
+    {
+      name: 'billing.renew',
+      findDue: async (now, limit, after) => {
+        let query = db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('next_billing_at', '<=', now)
+          .orderBy('id')
+          .limit(limit);
+        if (after) query = query.where('id', '>', after);
+        return (await query.execute()).map((row) => row.id);
+      },
+      run: (key, log) => runRenewalStep(deps, key, log),
+    },
+    {
+      name: 'payments.reconcile',
+      findDue: async (now, limit, after) => {
+        let query = db
+          .selectFrom('payment_invoices')
+          .select('invoice_id')
+          .where('status', '=', 'created')
+          .where('provider_token', 'is not', null)
+          .where('created_at', '<=', new Date(now.getTime() - RECONCILE_AFTER_MS))
+          .orderBy('invoice_id')
+          .limit(limit);
+        if (after) query = query.where('invoice_id', '>', after);
+        return (await query.execute()).map((row) => row.invoice_id);
+      },
+      run: (key) => settleInvoice(deps, key, 'check'),
+    },
+    {
+      name: 'outbox.deliver',
+      findDue: async (now, limit, after) =>
+        (await dueRedeliveries(deps, now, limit, after)).map((row) => row.id),
+      run: (key, log) => redeliver(deps, key, log),
+    },
+  ];
+}
+
+/** Registers the billing work on the app's queue; periods that nothing renews lapse in the scan. */
+export function registerBillingJobs(app: FastifyInstance, deps: PaymentDeps): void {
+  for (const kind of billingJobKinds(deps)) app.jobs.register(kind);
+  app.jobs.beforeScan(() => lapseUnpaidRenewals(deps));
+}

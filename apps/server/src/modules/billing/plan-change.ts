@@ -1,0 +1,246 @@
+import type { PlanChangeResponse } from '@tunes/shared/billing';
+import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
+import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, badRequest, conflict } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
+import { activateInvoice } from '../premium/activation-once.js';
+import { newInvoiceId } from '../premium/checkout.js';
+import { GatewayError } from '../premium/gateway.js';
+import type { PaymentDeps } from '../premium/payment-deps.js';
+import { writePaymentLog } from '../premium/payment-log.js';
+import { addMonths } from '../premium/period.js';
+import { findPlanByCode } from '../premium/plans.js';
+import { cardToken } from '../premium/saved-cards.js';
+import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import { billingMessages } from './messages.js';
+import { notifyOnce } from './notices.js';
+import { invoicePaymentPage } from './renewal.js';
+
+export type PlanChangeDeps = Pick<
+  PaymentDeps,
+  'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'reportError'
+>;
+
+/** What a plan costs per month, so plans of different lengths compare. */
+const monthly = (plan: { cost: number; duration_months: number }) =>
+  plan.cost / Math.max(1, plan.duration_months);
+
+/**
+ * The difference an upgrade costs for the rest of the period: the new plan's price less the
+ * old one's, times the share of the period still to run, in whole tögrög.
+ */
+export function proratedDifference(
+  current: { cost: number },
+  target: { cost: number },
+  period: { start: Date; end: Date },
+  now: Date,
+): number {
+  const length = period.end.getTime() - period.start.getTime();
+  const left = Math.max(0, period.end.getTime() - now.getTime());
+  if (length <= 0) return 0;
+  return Math.max(0, Math.round(((target.cost - current.cost) * left) / length));
+}
+
+/**
+ * `POST /api/subscriptions/{id}/change` (product.md §13). An upgrade holds from now and costs
+ * the prorated difference, charged once (one invoice per subscription, period and plan, its
+ * charge keyed by the invoice) to the saved card, or paid on the gateway page without one. A
+ * downgrade waits for the next renewal; members beyond the new plan's seats are told now.
+ */
+export async function changePlan(
+  deps: PlanChangeDeps,
+  userId: string,
+  subscriptionId: string,
+  merchantCode: string,
+  log?: FastifyBaseLogger,
+): Promise<PlanChangeResponse> {
+  await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
+  const now = deps.clock.now();
+  const subscription = await ownedSubscription(deps, userId, subscriptionId);
+  if (subscription.source_type !== 'Web' || subscription.end_date <= now) {
+    throw conflict('Only a current plan bought on this site can be changed.', 'plan_not_changeable');
+  }
+  const target = await findPlanByCode(deps, merchantCode);
+  if (!target) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
+  if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
+    throw badRequest('This plan is not sold on the site.', 'MerchantCode');
+  }
+  if (target.id === subscription.package_id) {
+    // Choosing the current plan again withdraws a waiting downgrade.
+    if (subscription.next_package_id !== null) {
+      await deps.db
+        .updateTable('subscriptions')
+        .set({ next_package_id: null, updated_at: now })
+        .where('id', '=', subscriptionId)
+        .execute();
+      return { status: 'scheduled', startsAt: subscription.end_date.toISOString() };
+    }
+    throw badRequest('You are already on this plan.', 'MerchantCode');
+  }
+
+  if (monthly(target) <= monthly(subscription)) {
+    return scheduleDowngrade(deps, subscription, target, log);
+  }
+
+  const periodStart = addMonths(subscription.end_date, -subscription.duration_months);
+  const amount = proratedDifference(
+    subscription,
+    target,
+    { start: periodStart, end: subscription.end_date },
+    now,
+  );
+  const key = `change:${subscriptionId}:${subscription.end_date.toISOString()}:${target.merchant_code}`;
+  await deps.db
+    .insertInto('payment_invoices')
+    .values({
+      invoice_id: newInvoiceId(target.merchant_code),
+      user_id: userId,
+      package_id: target.id,
+      amount,
+      currency: target.currency,
+      created_at: now,
+      kind: 'change',
+      method: 'card',
+      idempotency_key: key,
+      subscription_id: subscriptionId,
+      period_start: now,
+      period_end: subscription.end_date,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+  const invoice = await deps.db
+    .selectFrom('payment_invoices')
+    .selectAll()
+    .where('idempotency_key', '=', key)
+    .executeTakeFirstOrThrow();
+  const changed = { status: 'changed' as const, invoiceId: invoice.invoice_id, amount: invoice.amount };
+  if (invoice.status === 'paid') return changed;
+  const party = {
+    orderNumber: invoice.invoice_id,
+    userId,
+    packageName: target.name_en,
+    purchasePrice: invoice.amount,
+    currentProcess: 'change' as const,
+  };
+
+  const tell = () =>
+    notifyOnce(
+      deps,
+      {
+        key: `upgraded:${invoice.invoice_id}`,
+        userId,
+        text: (lang) =>
+          billingMessages.upgraded(lang, lang === 'mn' ? target.name_mn : target.name_en, {
+            amount: invoice.amount,
+            currency: invoice.currency,
+          }),
+      },
+      log,
+    );
+  if (invoice.amount === 0) {
+    await activateInvoice(deps, invoice.invoice_id);
+    await tell();
+    return changed;
+  }
+
+  const card = await cardToken(deps, userId);
+  if (card) {
+    const attempt = invoice.charge_attempts + 1;
+    try {
+      const charge = await deps.paymentGateway.chargeCard({
+        cardToken: card.provider_token,
+        invoiceId: invoice.invoice_id,
+        attempt,
+        amount: invoice.amount,
+        currency: invoice.currency,
+      });
+      await deps.db
+        .updateTable('payment_invoices')
+        .set({ charge_attempts: attempt, card_brand: card.brand, card_last4: card.last4 })
+        .where('invoice_id', '=', invoice.invoice_id)
+        .execute();
+      await writePaymentLog(deps, {
+        ...party,
+        type: charge.result.status === 'paid' ? 'info' : 'warning',
+        message: `upgrade charge attempt ${attempt}: ${charge.result.status}`,
+        request: charge.request,
+        response: charge.response,
+      });
+      if (charge.result.status === 'paid' && charge.result.amount === invoice.amount) {
+        await activateInvoice(deps, invoice.invoice_id);
+        await tell();
+        return changed;
+      }
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      await writePaymentLog(deps, {
+        ...party,
+        type: 'error',
+        message: error.message,
+        request: error.request,
+      });
+    }
+  }
+  try {
+    const url = await invoicePaymentPage(deps, invoice.invoice_id);
+    return { status: 'payment_required', url, invoiceId: invoice.invoice_id, amount: invoice.amount };
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    deps.reportError(error, 'upgrade payment page failed');
+    throw new AppError(
+      502,
+      'payment_gateway_error',
+      'The payment gateway could not start the payment. Please try again later.',
+    );
+  }
+}
+
+async function scheduleDowngrade(
+  deps: PlanChangeDeps,
+  subscription: Awaited<ReturnType<typeof ownedSubscription>>,
+  target: { id: number; name_en: string; name_mn: string; max_shared_users: number; allow_share: boolean },
+  log?: FastifyBaseLogger,
+): Promise<PlanChangeResponse> {
+  const now = deps.clock.now();
+  await deps.db
+    .updateTable('subscriptions')
+    .set({ next_package_id: target.id, updated_at: now })
+    .where('id', '=', subscription.id)
+    .execute();
+  const startsAt = subscription.end_date;
+  const seats = target.allow_share ? target.max_shared_users : 0;
+  const losing = await deps.db
+    .selectFrom('subscription_members')
+    .select('user_id')
+    .where('subscription_id', '=', subscription.id)
+    .orderBy('joined_at', 'asc')
+    .orderBy('user_id', 'asc')
+    .offset(seats)
+    .limit(1000)
+    .execute();
+  const period = startsAt.toISOString();
+  for (const member of losing) {
+    await notifyOnce(
+      deps,
+      {
+        key: `seat-ending:${subscription.id}:${period}:${member.user_id}`,
+        userId: member.user_id,
+        text: (lang) => billingMessages.seatEnding(lang, startsAt),
+      },
+      log,
+    );
+  }
+  await notifyOnce(
+    deps,
+    {
+      key: `downgrade:${subscription.id}:${period}:${target.id}`,
+      userId: subscription.owner_id,
+      text: (lang) =>
+        billingMessages.downgradeScheduled(lang, lang === 'mn' ? target.name_mn : target.name_en, startsAt),
+    },
+    log,
+  );
+  return { status: 'scheduled', startsAt: startsAt.toISOString() };
+}

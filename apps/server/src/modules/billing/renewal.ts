@@ -1,0 +1,376 @@
+import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { activateInvoice } from '../premium/activation-once.js';
+import { callbackUrl, newInvoiceId, returnUrl } from '../premium/checkout.js';
+import { GatewayError } from '../premium/gateway.js';
+import type { PaymentDeps } from '../premium/payment-deps.js';
+import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../premium/payment-log.js';
+import { addMonths } from '../premium/period.js';
+import { cardToken } from '../premium/saved-cards.js';
+import { billingMessages } from './messages.js';
+import { notifyOnce } from './notices.js';
+import './tables.js';
+
+const DAY_MS = 86_400_000;
+/** How long a claimed billing step is held before another process may take it (a crash). */
+const CLAIM_MS = 10 * 60_000;
+/** When the provider cannot be reached, the step is tried again this much later, uncounted. */
+const UNREACHABLE_RETRY_MS = 60 * 60_000;
+/** The first charge plus one per retry day. */
+const MAX_ATTEMPTS = 1 + RENEWAL_RETRY_DAYS.length;
+const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
+
+export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'reportError'>;
+
+export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
+
+/** The subscription and what its next period costs (a waiting downgrade's plan, if any). */
+async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', (join) =>
+      join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
+    )
+    .innerJoin('users as u', 'u.id', 's.owner_id')
+    .select([
+      's.id',
+      's.owner_id',
+      's.end_date',
+      's.is_auto_renew',
+      's.renewal_attempts',
+      'p.id as package_id',
+      'p.merchant_code',
+      'p.name_en',
+      'p.name_mn',
+      'p.cost',
+      'p.currency',
+      'p.duration_months',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+      'u.language',
+    ])
+    .where('s.id', '=', subscriptionId)
+    .executeTakeFirst();
+}
+type RenewalFacts = NonNullable<Awaited<ReturnType<typeof renewalFacts>>>;
+
+const planName = (facts: RenewalFacts, lang: 'en' | 'mn') => (lang === 'mn' ? facts.name_mn : facts.name_en);
+
+/**
+ * The invoice of the period after the current one: one per subscription and period start (its
+ * idempotency key), whichever job, retry or "pay now" asks for it first.
+ */
+export async function renewalInvoice(deps: Pick<PaymentDeps, 'db' | 'clock'>, facts: RenewalFacts) {
+  const key = renewalKey(facts.id, facts.end_date);
+  await deps.db
+    .insertInto('payment_invoices')
+    .values({
+      invoice_id: newInvoiceId(facts.merchant_code),
+      user_id: facts.owner_id,
+      package_id: facts.package_id,
+      amount: facts.cost,
+      currency: facts.currency,
+      created_at: deps.clock.now(),
+      kind: 'renewal',
+      method: 'card',
+      idempotency_key: key,
+      subscription_id: facts.id,
+      period_start: facts.end_date,
+      period_end: addMonths(facts.end_date, facts.duration_months),
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+  return deps.db
+    .selectFrom('payment_invoices')
+    .selectAll()
+    .where('idempotency_key', '=', key)
+    .executeTakeFirstOrThrow();
+}
+
+/** The renewal invoice of the period starting at `periodStart`, if one was made. */
+export function renewalInvoiceFor(deps: Pick<PaymentDeps, 'db'>, subscriptionId: string, periodStart: Date) {
+  return deps.db
+    .selectFrom('payment_invoices')
+    .select(['invoice_id', 'status'])
+    .where('idempotency_key', '=', renewalKey(subscriptionId, periodStart))
+    .executeTakeFirst();
+}
+
+const renewalKey = (subscriptionId: string, periodStart: Date) =>
+  `renewal:${subscriptionId}:${periodStart.toISOString()}`;
+
+/**
+ * The gateway page where an invoice is paid by hand (the reminder's link for a
+ * subscriber without a saved card, "pay now" after a failed charge). Opened once per invoice.
+ */
+export async function invoicePaymentPage(deps: RenewalDeps, invoiceId: string): Promise<string> {
+  const invoice = await deps.db
+    .selectFrom('payment_invoices as i')
+    .innerJoin('packages as p', 'p.id', 'i.package_id')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .select([
+      'i.invoice_id',
+      'i.provider_token',
+      'i.amount',
+      'p.name_en',
+      'u.phone_number',
+      'u.primary_email',
+    ])
+    .where('i.invoice_id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  if (invoice.provider_token) return deps.paymentGateway.paymentPageUrl(invoice.provider_token);
+  const exchange = await deps.paymentGateway.requestToken({
+    amount: invoice.amount,
+    description: invoice.name_en,
+    invoice_id: invoice.invoice_id,
+    redirect_url: returnUrl(deps.config.PUBLIC_URL, invoice.invoice_id),
+    callback_url: callbackUrl(deps.config.PUBLIC_URL),
+    ...(invoice.phone_number ? { phone: invoice.phone_number } : {}),
+    ...(invoice.primary_email ? { email: invoice.primary_email } : {}),
+  });
+  // Two callers at once: the first token stored wins and both answer it.
+  await deps.db
+    .updateTable('payment_invoices')
+    .set({ provider_token: exchange.result.token })
+    .where('invoice_id', '=', invoiceId)
+    .where('provider_token', 'is', null)
+    .execute();
+  const stored = await deps.db
+    .selectFrom('payment_invoices')
+    .select('provider_token')
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  return deps.paymentGateway.paymentPageUrl(stored.provider_token ?? exchange.result.token);
+}
+
+/**
+ * The reminder 3 days before a period ends (product.md §13), once per period: with a saved card
+ * it names the charge to come; without one it carries the renewal invoice's payment link.
+ */
+export async function remindRenewal(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  log?: FastifyBaseLogger,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const facts = await renewalFacts(deps.db, subscriptionId);
+  if (!facts?.is_auto_renew || facts.end_date <= now) return false;
+  if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
+  const card = await cardToken(deps, facts.owner_id);
+  const price = { amount: facts.cost, currency: facts.currency };
+  const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
+  let sent: boolean;
+  if (card) {
+    const cardName = `${card.brand} •••• ${card.last4}`;
+    sent = await notifyOnce(
+      deps,
+      {
+        key,
+        userId: facts.owner_id,
+        text: (lang) =>
+          billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
+      },
+      log,
+    );
+  } else {
+    const invoice = await renewalInvoice(deps, facts);
+    const link = await invoicePaymentPage(deps, invoice.invoice_id);
+    sent = await notifyOnce(
+      deps,
+      {
+        key,
+        userId: facts.owner_id,
+        link,
+        text: (lang) =>
+          billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
+      },
+      log,
+    );
+  }
+  await deps.db
+    .updateTable('subscriptions')
+    .set({ reminded_for: facts.end_date })
+    .where('id', '=', subscriptionId)
+    .execute();
+  return sent;
+}
+
+/**
+ * One billing step of a subscription whose `next_billing_at` has come (product.md §13): the
+ * charge on the end date, a retry 1, 3 and 5 days later (access kept meanwhile), the lapse
+ * after the last. Exactly once per step whatever runs at once: the step is claimed by moving
+ * `next_billing_at` in one UPDATE; the charge carries the invoice (subscription + period) and
+ * the attempt number, so a provider asked twice answers the first result and never takes a
+ * second payment; the paid invoice is applied by activation-once.ts.
+ */
+export async function runRenewalStep(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  log?: FastifyBaseLogger,
+): Promise<RenewalOutcome> {
+  const now = deps.clock.now();
+  const claimed = await deps.db
+    .updateTable('subscriptions')
+    .set({ next_billing_at: new Date(now.getTime() + CLAIM_MS) })
+    .where('id', '=', subscriptionId)
+    .where('next_billing_at', '<=', now)
+    .returning('id')
+    .executeTakeFirst();
+  if (!claimed) return 'skipped';
+  const facts = await renewalFacts(deps.db, subscriptionId);
+  if (!facts) return 'skipped';
+  if (!facts.is_auto_renew) {
+    await settleStep(deps.db, subscriptionId, { next_billing_at: null });
+    return 'ended';
+  }
+
+  const invoice = await renewalInvoice(deps, facts);
+  const party = {
+    orderNumber: invoice.invoice_id,
+    userId: facts.owner_id,
+    subscriberName: subscriberName(facts),
+    packageName: facts.name_en,
+    purchasePrice: invoice.amount,
+  };
+  const logStep = (entry: Omit<PaymentLogEntry, keyof typeof party | 'currentProcess'>) =>
+    writePaymentLog(deps, { ...party, currentProcess: 'renewal', ...entry });
+  const price = { amount: invoice.amount, currency: invoice.currency };
+
+  if (invoice.status === 'paid') {
+    // Paid by its link or "pay now" already: activation moved the period on.
+    return 'renewed';
+  }
+  const card = await cardToken(deps, facts.owner_id);
+  if (!card) {
+    // No card to charge: the reminder carried the link; unpaid at the end, the period ends.
+    await lapse(deps, facts, invoice.invoice_id, log);
+    await logStep({ type: 'info', message: 'no saved card; the unpaid renewal lapsed' });
+    return 'lapsed';
+  }
+
+  const attempt = facts.renewal_attempts + 1;
+  let result: Awaited<ReturnType<PaymentDeps['paymentGateway']['chargeCard']>>;
+  try {
+    result = await deps.paymentGateway.chargeCard({
+      cardToken: card.provider_token,
+      invoiceId: invoice.invoice_id,
+      attempt,
+      amount: invoice.amount,
+      currency: invoice.currency,
+    });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await logStep({
+      type: 'error',
+      message: error.message,
+      request: error.request,
+      response: error.response,
+    });
+    await settleStep(deps.db, subscriptionId, {
+      next_billing_at: new Date(now.getTime() + UNREACHABLE_RETRY_MS),
+    });
+    return 'deferred';
+  }
+  await deps.db
+    .updateTable('payment_invoices')
+    .set({ charge_attempts: attempt, card_brand: card.brand, card_last4: card.last4 })
+    .where('invoice_id', '=', invoice.invoice_id)
+    .execute();
+  await logStep({
+    type: result.result.status === 'paid' ? 'info' : 'warning',
+    message: `charge attempt ${attempt}: ${result.result.status}`,
+    request: result.request,
+    response: result.response,
+  });
+
+  if (result.result.status === 'paid') {
+    if (result.result.amount !== invoice.amount || result.result.currency !== invoice.currency) {
+      await logStep({ type: 'error', message: 'the provider charged another amount; not applied' });
+      deps.reportError(new Error('renewal amount mismatch'), `renewal ${invoice.invoice_id}`);
+      return 'deferred';
+    }
+    await activateInvoice(deps, invoice.invoice_id);
+    const renewed = await renewalFacts(deps.db, subscriptionId);
+    await notifyOnce(
+      deps,
+      {
+        key: `charged:${invoice.invoice_id}`,
+        userId: facts.owner_id,
+        text: (lang) => billingMessages.charged(lang, planName(facts, lang), price, renewed?.end_date ?? now),
+      },
+      log,
+    );
+    return 'renewed';
+  }
+
+  if (attempt >= MAX_ATTEMPTS) {
+    await lapse(deps, facts, invoice.invoice_id, log);
+    return 'lapsed';
+  }
+  const retryDays = RENEWAL_RETRY_DAYS[attempt - 1] ?? LAST_RETRY_DAYS;
+  const retryAt = new Date(facts.end_date.getTime() + retryDays * DAY_MS);
+  await settleStep(deps.db, subscriptionId, {
+    next_billing_at: retryAt,
+    renewal_attempts: attempt,
+    // Access holds a day past the retry, so a late job never cuts a subscriber off early.
+    grace_until: new Date(retryAt.getTime() + DAY_MS),
+  });
+  const link = await invoicePaymentPage(deps, invoice.invoice_id).catch(() => deps.config.PUBLIC_URL);
+  await notifyOnce(
+    deps,
+    {
+      key: `failed:${invoice.invoice_id}:${attempt}`,
+      userId: facts.owner_id,
+      link,
+      text: (lang) => billingMessages.chargeFailed(lang, planName(facts, lang), price, retryAt, link),
+    },
+    log,
+  );
+  return 'retrying';
+}
+
+async function settleStep(
+  db: Kysely<Database>,
+  subscriptionId: string,
+  values: { next_billing_at: Date | null; renewal_attempts?: number; grace_until?: Date | null },
+) {
+  await db.updateTable('subscriptions').set(values).where('id', '=', subscriptionId).execute();
+}
+
+/** The renewal was not paid: auto-renew off, access ends, the subscriber is told once. */
+async function lapse(deps: RenewalDeps, facts: RenewalFacts, invoiceId: string, log?: FastifyBaseLogger) {
+  const now = deps.clock.now();
+  await deps.db
+    .updateTable('subscriptions')
+    .set({
+      is_auto_renew: false,
+      next_billing_at: null,
+      grace_until: null,
+      renewal_attempts: 0,
+      next_package_id: null,
+      updated_at: now,
+    })
+    .where('id', '=', facts.id)
+    .execute();
+  await deps.db
+    .updateTable('payment_invoices')
+    .set({ status: 'failed', settled_at: now })
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'created')
+    .where('provider_token', 'is', null)
+    .execute();
+  const link = `${deps.config.PUBLIC_URL}/premium`;
+  await notifyOnce(
+    deps,
+    {
+      key: `lapsed:${facts.id}:${facts.end_date.toISOString()}`,
+      userId: facts.owner_id,
+      link,
+      text: (lang) => billingMessages.lapsed(lang, planName(facts, lang), link),
+    },
+    log,
+  );
+}

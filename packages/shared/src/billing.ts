@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { merchantCodeSchema } from './premium.js';
+import { INVOICE_STATUSES } from './premium-rules.js';
+import { localizedNameSchema } from './profile.js';
+
+/** How a payment is made (product.md §13): a card through the gateway; QPay comes next. */
+export const PAYMENT_METHODS = ['card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** What an invoice pays for: the first period, a renewal, or the difference of an upgrade. */
+export const INVOICE_KINDS = ['purchase', 'renewal', 'change'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/** Days before a period's end when the reminder (or the renewal link) goes out. */
+export const REMINDER_DAYS_BEFORE = 3;
+/** Days after the end date when a failed renewal charge is tried again; the lapse follows the last. */
+export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
+
+/** `POST /api/payments/checkout` (product.md §13): the plan, the method, and whether to keep the card. */
+export const checkoutRequestSchema = z
+  .object({
+    MerchantCode: merchantCodeSchema,
+    method: z.enum(PAYMENT_METHODS).optional(),
+    /** Keep the card for renewals (the gateway's token, never the card). Default: on. */
+    saveCard: z.boolean().optional(),
+  })
+  .strict();
+
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
+/** The card on file, as the gateway describes it. */
+export const savedCardSchema = z
+  .object({
+    brand: z.string(),
+    last4: z.string(),
+    expires: z.string().nullable().describe('MM/YY'),
+    savedAt: z.string(),
+  })
+  .describe('SavedCard');
+export type SavedCard = z.infer<typeof savedCardSchema>;
+
+/** A plan change waiting for the next renewal (a downgrade). */
+export const pendingChangeSchema = z.object({
+  MerchantCode: z.string(),
+  Name: z.array(localizedNameSchema),
+  startsAt: z.string(),
+  /** Members who lose their seat at that date, newest first. */
+  membersLosingSeat: z.number().int(),
+});
+
+/** `GET /api/users/me/billing`: what the profile shows about the next charge. */
+export const billingSchema = z
+  .object({
+    card: savedCardSchema.nullable(),
+    renewal: z
+      .object({
+        subscriptionId: z.string(),
+        MerchantCode: z.string(),
+        Name: z.array(localizedNameSchema),
+        autoRenew: z.boolean(),
+        /** When the next charge (or renewal link) is due; null when auto-renew is off. */
+        nextChargeAt: z.string().nullable(),
+        amount: z.number().int(),
+        currency: z.string(),
+        /** `card`: the saved card is charged; `link`: a payment link is sent before the end. */
+        renewsBy: z.enum(['card', 'link']),
+        endDate: z.string(),
+        pendingChange: pendingChangeSchema.nullable(),
+        /** A renewal charge failed: access lasts to `accessUntil` while it is tried again. */
+        failedRenewal: z
+          .object({
+            invoiceId: z.string(),
+            attempts: z.number().int(),
+            nextAttemptAt: z.string().nullable(),
+            accessUntil: z.string(),
+          })
+          .nullable(),
+      })
+      .nullable(),
+  })
+  .describe('Billing');
+export type Billing = z.infer<typeof billingSchema>;
+
+/** `POST /api/subscriptions/{id}/change`. */
+export const planChangeRequestSchema = z.object({ MerchantCode: merchantCodeSchema }).strict();
+export const planChangeResponseSchema = z
+  .discriminatedUnion('status', [
+    /** An upgrade paid with the saved card: the new plan holds from now. */
+    z.object({ status: z.literal('changed'), invoiceId: z.string(), amount: z.number().int() }),
+    /** A downgrade: the new plan starts at the next renewal. */
+    z.object({ status: z.literal('scheduled'), startsAt: z.string() }),
+    /** An upgrade without a saved card (or a declined one): pay the difference on the gateway page. */
+    z.object({
+      status: z.literal('payment_required'),
+      url: z.string(),
+      invoiceId: z.string(),
+      amount: z.number().int(),
+    }),
+  ])
+  .describe('PlanChange');
+export type PlanChangeResponse = z.infer<typeof planChangeResponseSchema>;
+
+/** `POST /api/subscriptions/{id}/pay-now`: the gateway page for an unpaid renewal. */
+export const payNowResponseSchema = z.object({ url: z.string(), invoiceId: z.string() }).describe('PayNow');
+
+export const ebarimtSchema = z.object({ billId: z.string(), lottery: z.string(), qrData: z.string() });
+
+/** One entry of `GET /api/users/me/payments` (product.md §13), newest first. */
+export const paymentEntrySchema = z
+  .object({
+    invoiceId: z.string(),
+    createdAt: z.string(),
+    paidAt: z.string().nullable(),
+    amount: z.number().int(),
+    currency: z.string(),
+    packageName: z.array(localizedNameSchema),
+    method: z.enum(PAYMENT_METHODS),
+    kind: z.enum(INVOICE_KINDS),
+    status: z.enum(INVOICE_STATUSES),
+    receipt: z.object({ url: z.string(), ebarimt: ebarimtSchema.nullable() }).nullable(),
+  })
+  .describe('Payment');
+export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
+export const paymentHistorySchema = z.array(paymentEntrySchema);
+
+/** `GET /api/users/me/payments/{invoiceId}`: what the printable receipt shows. */
+export const receiptSchema = paymentEntrySchema
+  .extend({
+    buyer: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }),
+    seller: z.object({ name: z.string(), registry: z.string() }),
+    period: z.object({ start: z.string(), end: z.string() }).nullable(),
+    card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+    /** The VAT included in the amount (10 % in Mongolia). */
+    vat: z.number().int(),
+  })
+  .describe('Receipt');
+export type Receipt = z.infer<typeof receiptSchema>;
+
+/** `POST /dev/jobs/run-due` (product.md §13). */
+export const runDueResponseSchema = z.object({
+  ran: z.array(z.object({ name: z.string(), count: z.number().int() })),
+});
