@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import PgBoss from 'pg-boss';
+import type { DatabaseKind } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 
@@ -25,18 +26,31 @@ export interface RunDueReport {
 }
 
 const SCAN_JOB = 'jobs.scan';
+/** The advisory lock under which processes start the queue one at a time (any fixed number). */
+const START_LOCK_KEY = 7_310_482_913;
 const PAGE = 1000;
 const BATCH = 50;
 /** Items of one kind run at once in one process. */
 const CONCURRENCY = 8;
 
-/** pg-boss reaches the database through the app's Kysely, so PGlite and PostgreSQL alike serve it. */
+/**
+ * pg-boss reaches the database through the app's Kysely, so PGlite and PostgreSQL alike serve it.
+ * Some of its commands are several statements in an explicit transaction (its install, which two
+ * processes may race for); when one fails, the connection is rolled back before it returns to
+ * the pool, so the failure never leaks into the next request's query.
+ */
 function kyselyAdapter(db: Kysely<Database>): PgBoss.Db {
   return {
-    executeSql: async (text, values) => {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] };
-    },
+    executeSql: (text, values) =>
+      db.connection().execute(async (connection) => {
+        try {
+          const result = await connection.executeQuery(CompiledQuery.raw(text, values ?? []));
+          return { rows: result.rows as unknown[] };
+        } catch (error) {
+          await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {});
+          throw error;
+        }
+      }),
   };
 }
 
@@ -61,6 +75,7 @@ async function eachLimited<T>(items: T[], limit: number, run: (item: T) => Promi
  */
 export class JobQueue {
   readonly #db: Kysely<Database>;
+  readonly #dbKind: DatabaseKind;
   readonly #clock: Clock;
   readonly #log: FastifyBaseLogger;
   readonly #kinds: JobKind[] = [];
@@ -70,8 +85,9 @@ export class JobQueue {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
-  constructor(db: Kysely<Database>, clock: Clock, log: FastifyBaseLogger) {
+  constructor(db: Kysely<Database>, dbKind: DatabaseKind, clock: Clock, log: FastifyBaseLogger) {
     this.#db = db;
+    this.#dbKind = dbKind;
     this.#clock = clock;
     this.#log = log;
   }
@@ -84,9 +100,13 @@ export class JobQueue {
     this.#scanSteps.push(step);
   }
 
-  /** pg-boss started on first use (its schema is made then), once. */
+  /**
+   * pg-boss started on first use (its schema and queues are made then), once. On PostgreSQL the
+   * processes that start together take turns under an advisory lock: pg-boss's install and queue
+   * creation deadlock when two run them at once.
+   */
   #started(): Promise<PgBoss> {
-    this.#starting ??= (async () => {
+    this.#starting ??= this.#oneAtATime(async () => {
       const boss = new PgBoss({
         db: kyselyAdapter(this.#db),
         schema: 'pgboss',
@@ -102,8 +122,21 @@ export class JobQueue {
       }
       this.#boss = boss;
       return boss;
-    })();
+    });
     return this.#starting;
+  }
+
+  async #oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    // PGlite is one process with one connection: nothing to take turns with.
+    if (this.#dbKind !== 'postgres') return work();
+    return this.#db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${START_LOCK_KEY})`.execute(connection);
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(${START_LOCK_KEY})`.execute(connection);
+      }
+    });
   }
 
   /**

@@ -17,7 +17,7 @@ declare module 'fastify' {
 export const jobs = fp(
   async (app: FastifyInstance) => {
     const { deps } = app;
-    const queue = new JobQueue(deps.db, deps.clock, app.log.child({ module: 'jobs' }));
+    const queue = new JobQueue(deps.db, deps.dbKind, deps.clock, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', queue);
     app.addHook('onReady', async () => {
       deps.databaseReady

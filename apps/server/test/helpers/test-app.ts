@@ -29,10 +29,17 @@ export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'post
  * The real application on a fresh real database: in-memory PGlite, or a copy of the migrated
  * PostgreSQL template. Build one per test file (beforeAll) and close it afterwards.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { shareDatabaseWith?: TestApp } = {},
+): Promise<TestApp> {
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
-  if (testDatabaseKind === 'postgres') {
+  if (options.shareDatabaseWith) {
+    // A second server on the first one's PostgreSQL database (scale-out tests); the first drops it.
+    databaseUrl = options.shareDatabaseWith.config.DATABASE_URL;
+    if (!databaseUrl) throw new Error('only a PostgreSQL test app can share its database');
+  } else if (testDatabaseKind === 'postgres') {
     const created = await createDatabaseFromTemplate(
       process.env.DATABASE_URL ?? '',
       inject('postgresTemplate'),
@@ -60,7 +67,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     : await openDatabase({ kind: 'pglite' });
   if (!databaseUrl) await migrateToLatest(handle.db);
 
-  const clock = new ManualClock();
+  // A second server on the same database keeps the first one's clock, as processes share the wall clock.
+  const clock = options.shareDatabaseWith?.clock ?? new ManualClock();
   const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, clock });
   const app = await buildApp(deps, { logLevel: 'silent' });
   await app.ready();
