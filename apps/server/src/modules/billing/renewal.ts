@@ -293,13 +293,13 @@ export async function runRenewalStep(
       return 'deferred';
     }
     await activateInvoice(deps, invoice.invoice_id);
-    const renewed = await renewalFacts(deps.db, subscriptionId);
+    const until = invoice.period_end ?? now;
     await notifyOnce(
       deps,
       {
         key: `charged:${invoice.invoice_id}`,
         userId: facts.owner_id,
-        text: (lang) => billingMessages.charged(lang, planName(facts, lang), price, renewed?.end_date ?? now),
+        text: (lang) => billingMessages.charged(lang, planName(facts, lang), price, until),
       },
       log,
     );

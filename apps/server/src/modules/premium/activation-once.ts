@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { addMonths } from './period.js';
@@ -131,32 +131,22 @@ async function renewSubscription(
   return renewed.id;
 }
 
-/** After a downgrade the newest members beyond the plan's seats leave (they were told at the change). */
+/**
+ * After a downgrade the newest members beyond the plan's seats leave (they were told at the
+ * change); one statement, so a renewal on an unchanged plan pays one cheap query for it.
+ */
 async function trimMembersToSeats(trx: Kysely<Database>, subscriptionId: string): Promise<void> {
-  const plan = await trx
-    .selectFrom('subscriptions as s')
-    .innerJoin('packages as p', 'p.id', 's.package_id')
-    .select(['p.max_shared_users', 'p.allow_share'])
-    .where('s.id', '=', subscriptionId)
-    .executeTakeFirstOrThrow();
-  const seats = plan.allow_share ? plan.max_shared_users : 0;
-  const beyond = await trx
-    .selectFrom('subscription_members')
-    .select('user_id')
-    .where('subscription_id', '=', subscriptionId)
-    .orderBy('joined_at', 'asc')
-    .orderBy('user_id', 'asc')
-    .offset(seats)
-    .limit(1000)
-    .execute();
-  if (beyond.length === 0) return;
-  await trx
-    .deleteFrom('subscription_members')
-    .where('subscription_id', '=', subscriptionId)
-    .where(
-      'user_id',
-      'in',
-      beyond.map((member) => member.user_id),
-    )
-    .execute();
+  await sql`
+    delete from subscription_members
+    where subscription_id = ${subscriptionId}
+      and user_id in (
+        select user_id from subscription_members
+        where subscription_id = ${subscriptionId}
+        order by joined_at, user_id
+        offset (
+          select case when p.allow_share then p.max_shared_users else 0 end
+          from subscriptions s join packages p on p.id = s.package_id
+          where s.id = ${subscriptionId}
+        )
+      )`.execute(trx);
 }

@@ -1,0 +1,174 @@
+// `npm run bench:renewals`: the renewal budget of performance.md — N subscriptions falling due on
+// one day are reminded (3 days before) and then charged, retried or lapsed by the job queue, each
+// exactly once, on the built server code (apps/server/dist) and a PostgreSQL database of its own.
+// Prints the time, rate and process CPU of each phase, then checks the exactly-once counts.
+// Options (environment): BENCH_RENEWALS (100000), BENCH_POSTGRES_URL (default DATABASE_URL, else
+//   postgres://postgres@127.0.0.1:5432/postgres; a database tunes_renewals_<pid> is created there
+//   and dropped), BENCH_PGLITE=1 to run on the embedded database instead.
+// The mix: 90 % saved cards that pay, 5 % cards that decline (a retry is scheduled), 5 % without
+// a card (the reminder carries a payment link; unpaid at the end, the period lapses).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const count = Number(process.env.BENCH_RENEWALS ?? 100_000);
+const onPglite = process.env.BENCH_PGLITE === '1';
+const log = (line) => process.stdout.write(`${line}\n`);
+const DAY = 86_400_000;
+
+const build = spawnSync('npm', ['run', 'build', '--workspace', 'packages/shared'], {
+  cwd: root,
+  encoding: 'utf8',
+});
+const buildServer = spawnSync('npm', ['run', 'build', '--workspace', 'apps/server'], {
+  cwd: root,
+  encoding: 'utf8',
+});
+if (build.status !== 0 || buildServer.status !== 0)
+  throw new Error(`build failed\n${build.stderr}${buildServer.stderr}`);
+
+const dist = (file) => import(path.join(root, 'apps/server/dist', file));
+const { loadConfig } = await dist('config.js');
+const { openDatabase } = await dist('db/database.js');
+const { migrateToLatest } = await dist('db/migrate.js');
+const { createDeps } = await dist('deps.js');
+const { buildApp } = await dist('app.js');
+const { ManualClock } = await dist('lib/clock.js');
+const { seedPlans } = await dist('modules/premium/seed.js');
+
+let databaseUrl;
+let dropDatabase = async () => {};
+if (!onPglite) {
+  const adminUrl =
+    process.env.BENCH_POSTGRES_URL ??
+    process.env.DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `tunes_renewals_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  };
+}
+
+const config = loadConfig({
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'warn',
+  PUBLIC_URL: 'http://localhost:3000',
+  WEB_DIST_DIR: '/nonexistent',
+  PAYMENT_CHECK_INTERVAL_SECONDS: '0',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+});
+const handle = databaseUrl
+  ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
+  : await openDatabase({ kind: 'pglite' });
+const results = { count, database: handle.kind, node: process.version, phases: [] };
+
+try {
+  await migrateToLatest(handle.db);
+  await seedPlans(handle.db);
+  const due = new Date(Date.UTC(2027, 0, 15, 12));
+  const clock = new ManualClock(due.getTime() - 4 * DAY);
+  const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, clock });
+  const app = await buildApp(deps, { logLevel: 'warn' });
+  await app.ready();
+
+  log(`generating ${count.toLocaleString('en')} subscriptions due on ${due.toISOString().slice(0, 10)}…`);
+  const db = handle.db;
+  const range = sql`generate_series(1, ${sql.lit(count)}) as s(g)`;
+  await sql`
+    insert into users (username, phone_number, country_code, first_name, language)
+    select '9768' || lpad(g::text, 7, '0'), '9768' || lpad(g::text, 7, '0'), 976, 'Renewing ' || g,
+           case when g % 2 = 0 then 'mn' else 'en' end
+    from ${range}`.execute(db);
+  await sql`
+    insert into subscriptions (owner_id, package_id, start_date, end_date, is_auto_renew, source_type, next_billing_at)
+    select u.id, p.id, ${new Date(due.getTime() - 31 * DAY)}, ${due}, true, 'Web', ${due}
+    from users u cross join packages p
+    where u.username like '9768%' and p.merchant_code = 'PREMIUM_1M'`.execute(db);
+  // 95 % keep a card; one in twenty of those (5 % of all) declines when charged.
+  await sql`
+    insert into sandbox_gateway_cards (token, client_id, card_number, expires, created_at)
+    select 'bench_' || u.username, ${config.PAYMENT_CLIENT_ID},
+           case when substr(u.username, 5)::int % 20 = 1 then '4000000000000341' else '4242424242424242' end,
+           '12/39', now()
+    from users u where u.username like '9768%' and substr(u.username, 5)::int % 20 <> 0`.execute(db);
+  await sql`
+    insert into saved_cards (user_id, provider_token, brand, last4, expires, saved_at)
+    select u.id, 'bench_' || u.username, 'Visa', '4242', '12/39', now()
+    from users u where u.username like '9768%' and substr(u.username, 5)::int % 20 <> 0`.execute(db);
+  await sql`analyze`.execute(db);
+
+  const phase = async (name, at) => {
+    clock.set(at);
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const report = await app.jobs.runDue();
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const ran = Object.fromEntries(report.ran.map((entry) => [entry.name, entry.count]));
+    const items = Object.values(ran).reduce((sum, value) => sum + value, 0);
+    const figures = {
+      name,
+      seconds: Math.round(ms / 100) / 10,
+      jobs: ran,
+      perSecond: Math.round(items / (ms / 1000)),
+      processCpuSeconds: Math.round((used.user + used.system) / 100_000) / 10,
+    };
+    results.phases.push(figures);
+    log(
+      `${name.padEnd(10)} ${String(figures.seconds).padStart(7)} s  ${String(figures.perSecond).padStart(6)} jobs/s  ` +
+        `CPU ${figures.processCpuSeconds} s (this process; PostgreSQL's own is not counted)  ${JSON.stringify(ran)}`,
+    );
+  };
+
+  await phase('reminders', due.getTime() - 3 * DAY + 60_000);
+  await phase('charges', due.getTime() + 60_000);
+
+  const [invoices] = (
+    await sql`select count(*)::int as renewals,
+                     count(*) filter (where status = 'paid')::int as paid
+              from payment_invoices where kind = 'renewal'`.execute(db)
+  ).rows;
+  const [charges] = (
+    await sql`select count(*)::int as charges, count(distinct invoice_id)::int as invoices
+              from sandbox_gateway_charges where status = 'paid'`.execute(db)
+  ).rows;
+  const [subscriptions] = (
+    await sql`select count(*) filter (where renewal_attempts = 1)::int as retrying,
+                     count(*) filter (where not is_auto_renew)::int as lapsed,
+                     count(*) filter (where end_date > ${due})::int as renewed
+              from subscriptions`.execute(db)
+  ).rows;
+  const [notices] = (await sql`select count(*)::int as notices from billing_notices`.execute(db)).rows;
+  results.outcome = { ...invoices, ...charges, ...subscriptions, ...notices };
+  const once = charges.charges === charges.invoices && charges.charges === invoices.paid;
+  const total = results.phases.reduce((sum, entry) => sum + entry.seconds, 0);
+  results.totalSeconds = Math.round(total * 10) / 10;
+  results.budget = { seconds: 600, met: total <= 600 && once };
+  log(
+    `outcome: ${subscriptions.renewed} renewed, ${subscriptions.retrying} retrying, ${subscriptions.lapsed} lapsed; ` +
+      `${charges.charges} paid charges for ${charges.invoices} invoices (${once ? 'each once' : 'NOT once'}); ` +
+      `${notices.notices} messages`,
+  );
+  log(
+    `renewal budget: ${results.totalSeconds} s for ${count.toLocaleString('en')} due (budget 600 s) — ${results.budget.met ? 'met' : 'missed'}`,
+  );
+  await app.close();
+  await deps.close();
+} finally {
+  await handle.close();
+  await dropDatabase();
+}
+
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+writeFileSync(path.join(root, 'bench/results/renewals-latest.json'), `${JSON.stringify(results, null, 2)}\n`);
