@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { DatabaseKind } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import type { ErrorLog } from './logging.js';
 
 /**
  * One kind of background work (a renewal step, a reminder, a redelivery). The work's own tables
@@ -15,7 +15,7 @@ export interface JobKind {
   name: string;
   /** Keys of the items due at `now`, in key order after `after`, at most `limit`. */
   findDue(now: Date, limit: number, after: string | undefined): Promise<string[]>;
-  run(key: string, log: FastifyBaseLogger): Promise<unknown>;
+  run(key: string, log: ErrorLog): Promise<unknown>;
 }
 
 /** Work done in the moment before the items are looked for (bulk updates, no per-item job). */
@@ -77,7 +77,7 @@ export class JobQueue {
   readonly #db: Kysely<Database>;
   readonly #dbKind: DatabaseKind;
   readonly #clock: Clock;
-  readonly #log: FastifyBaseLogger;
+  readonly #log: ErrorLog;
   readonly #kinds: JobKind[] = [];
   readonly #scanSteps: ScanStep[] = [];
   #boss: PgBoss | undefined;
@@ -85,7 +85,7 @@ export class JobQueue {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
-  constructor(db: Kysely<Database>, dbKind: DatabaseKind, clock: Clock, log: FastifyBaseLogger) {
+  constructor(db: Kysely<Database>, dbKind: DatabaseKind, clock: Clock, log: ErrorLog) {
     this.#db = db;
     this.#dbKind = dbKind;
     this.#clock = clock;

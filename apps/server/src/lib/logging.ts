@@ -1,4 +1,7 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+
+/** Where background work reports what failed: a request's or the app's log, or a command's output. */
+export type ErrorLog = Pick<FastifyBaseLogger, 'error'>;
 
 /** Query parameters whose values never reach the log (codes, tokens, passwords). */
 const SECRET_QUERY_PARAMS = /([?&](?:otp|code|token|password|refresh_token|access_token|secret)=)[^&]*/gi;

@@ -1,6 +1,5 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
-import type { FastifyInstance } from 'fastify';
-import type { JobKind } from '../../lib/job-queue.js';
+import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
 import { lapseUnpaidRenewals, settleInvoice } from '../premium/settlement.js';
@@ -77,8 +76,8 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
   ];
 }
 
-/** Registers the billing work on the app's queue; periods that nothing renews lapse in the scan. */
-export function registerBillingJobs(app: FastifyInstance, deps: PaymentDeps): void {
-  for (const kind of billingJobKinds(deps)) app.jobs.register(kind);
-  app.jobs.beforeScan(() => lapseUnpaidRenewals(deps));
+/** Registers the billing work on a queue; periods that nothing renews lapse in the scan. */
+export function registerBillingJobs(queue: JobQueue, deps: PaymentDeps): void {
+  for (const kind of billingJobKinds(deps)) queue.register(kind);
+  queue.beforeScan(() => lapseUnpaidRenewals(deps));
 }

@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { Lang } from '../accounts/messages.js';
 import { deliverMessage, type RecordedMessage, recordMessage } from '../notifications/outbox.js';
 import { billingMessages } from './messages.js';
 import './tables.js';
+import type { ErrorLog } from '../../lib/logging.js';
 
 export interface Notice {
   /** Once per key, however often the job that sends it runs: `reminder:<subscription>:<end>`. */
@@ -22,7 +22,7 @@ export interface Notice {
 export async function notifyOnce(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   notice: Notice,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<boolean> {
   const now = deps.clock.now();
   const recorded = await deps.db.transaction().execute(async (trx): Promise<RecordedMessage | null> => {

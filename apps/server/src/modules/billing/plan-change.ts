@@ -1,9 +1,9 @@
 import type { PlanChangeResponse } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
-import type { FastifyBaseLogger } from 'fastify';
 import { AppError, badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
+import type { ErrorLog } from '../../lib/logging.js';
 import { enforce } from '../../lib/throttle.js';
 import { activateInvoice } from '../premium/activation-once.js';
 import { newInvoiceId } from '../premium/checkout.js';
@@ -54,7 +54,7 @@ export async function changePlan(
   userId: string,
   subscriptionId: string,
   merchantCode: string,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<PlanChangeResponse> {
   await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
   const now = deps.clock.now();
@@ -201,7 +201,7 @@ async function scheduleDowngrade(
   deps: PlanChangeDeps,
   subscription: Awaited<ReturnType<typeof ownedSubscription>>,
   target: { id: number; name_en: string; name_mn: string; max_shared_users: number; allow_share: boolean },
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<PlanChangeResponse> {
   const now = deps.clock.now();
   await deps.db

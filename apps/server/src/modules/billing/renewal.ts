@@ -1,5 +1,4 @@
 import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { activateInvoice } from '../premium/activation-once.js';
@@ -12,6 +11,7 @@ import { cardToken } from '../premium/saved-cards.js';
 import { billingMessages } from './messages.js';
 import { notifyOnce } from './notices.js';
 import './tables.js';
+import type { ErrorLog } from '../../lib/logging.js';
 
 const DAY_MS = 86_400_000;
 /** How long a claimed billing step is held before another process may take it (a crash). */
@@ -153,7 +153,7 @@ export async function invoicePaymentPage(deps: RenewalDeps, invoiceId: string): 
 export async function remindRenewal(
   deps: RenewalDeps,
   subscriptionId: string,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<boolean> {
   const now = deps.clock.now();
   const facts = await renewalFacts(deps.db, subscriptionId);
@@ -209,7 +209,7 @@ export async function remindRenewal(
 export async function runRenewalStep(
   deps: RenewalDeps,
   subscriptionId: string,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<RenewalOutcome> {
   const now = deps.clock.now();
   const claimed = await deps.db
@@ -341,7 +341,7 @@ async function settleStep(
 }
 
 /** The renewal was not paid: auto-renew off, access ends, the subscriber is told once. */
-async function lapse(deps: RenewalDeps, facts: RenewalFacts, invoiceId: string, log?: FastifyBaseLogger) {
+async function lapse(deps: RenewalDeps, facts: RenewalFacts, invoiceId: string, log?: ErrorLog) {
   const now = deps.clock.now();
   await deps.db
     .updateTable('subscriptions')

@@ -29,7 +29,7 @@ const invoiceParams = z.object({ invoiceId: z.string().trim().min(1).max(200) })
 export default async function billingRoutes(app: FastifyInstance) {
   const deps = paymentDeps(app);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  registerBillingJobs(app, deps);
+  registerBillingJobs(app.jobs, deps);
 
   routes.get(
     '/users/me/billing',

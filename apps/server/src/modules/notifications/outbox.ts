@@ -1,6 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
+import type { ErrorLog } from '../../lib/logging.js';
 import type { Channel } from './schema.js';
 import { smsHttpTransport, smtpTransport, type Transport } from './transports.js';
 
@@ -63,7 +63,7 @@ export async function recordMessage(
 export async function deliverMessage(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   message: RecordedMessage,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<'delivered' | 'failed' | 'no-provider'> {
   const transport = transportsFor(deps.config)[message.channel];
   if (!transport.configured) return 'no-provider';
@@ -100,7 +100,7 @@ export async function deliverMessage(
 export async function sendMessage(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   message: NewMessage,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<void> {
   const recorded = await recordMessage(deps.db, deps.clock.now(), message);
   void deliverMessage(deps, recorded, log);
@@ -127,7 +127,7 @@ export async function dueRedeliveries(
 export async function redeliver(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   id: string,
-  log?: FastifyBaseLogger,
+  log?: ErrorLog,
 ): Promise<void> {
   const claimed = await deps.db
     .updateTable('outbox_messages')
