@@ -3,7 +3,7 @@ import { merchantCodeSchema } from './premium.js';
 import { INVOICE_STATUSES } from './premium-rules.js';
 import { localizedNameSchema } from './profile.js';
 
-/** How a payment is made (product.md §13): a card through the gateway; QPay comes next. */
+/** How a payment is made (product.md §12): a card through the gateway; QPay comes next. */
 export const PAYMENT_METHODS = ['card'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -16,7 +16,7 @@ export const REMINDER_DAYS_BEFORE = 3;
 /** Days after the end date when a failed renewal charge is tried again; the lapse follows the last. */
 export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
 
-/** `POST /api/payments/checkout` (product.md §13): the plan, the method, and whether to keep the card. */
+/** `POST /api/payments/checkout` (product.md §12): the plan, the method, and whether to keep the card. */
 export const checkoutRequestSchema = z
   .object({
     MerchantCode: merchantCodeSchema,
@@ -105,7 +105,7 @@ export const payNowResponseSchema = z.object({ url: z.string(), invoiceId: z.str
 
 export const ebarimtSchema = z.object({ billId: z.string(), lottery: z.string(), qrData: z.string() });
 
-/** One entry of `GET /api/users/me/payments` (product.md §13), newest first. */
+/** One entry of `GET /api/users/me/payments` (product.md §12), newest first. */
 export const paymentEntrySchema = z
   .object({
     invoiceId: z.string(),
@@ -136,7 +136,7 @@ export const receiptSchema = paymentEntrySchema
   .describe('Receipt');
 export type Receipt = z.infer<typeof receiptSchema>;
 
-/** `POST /dev/jobs/run-due` (product.md §13). */
+/** `POST /dev/jobs/run-due` (product.md §12). */
 export const runDueResponseSchema = z.object({
   ran: z.array(z.object({ name: z.string(), count: z.number().int() })),
 });

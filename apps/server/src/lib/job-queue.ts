@@ -66,7 +66,7 @@ async function eachLimited<T>(items: T[], limit: number, run: (item: T) => Promi
 }
 
 /**
- * The job queue of product.md §13: pg-boss (a maintained queue on PostgreSQL) in the app's own
+ * The job queue of product.md §12: pg-boss (a maintained queue on PostgreSQL) in the app's own
  * database. A scan finds what is due by the business clock and enqueues one job per item, kept
  * once while it waits (`stately` queues keyed by the item); workers in every process take jobs
  * with `SKIP LOCKED`, so N processes share them and each job runs once. The scan itself is one

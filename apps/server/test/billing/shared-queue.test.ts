@@ -5,7 +5,7 @@ import { withPlans } from '../helpers/premium-factories.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**
- * Two servers on one PostgreSQL database run the queue together (product.md §13): each renewal is
+ * Two servers on one PostgreSQL database run the queue together (product.md §12): each renewal is
  * charged once. PGlite is one process per data directory, so this runs on PostgreSQL only.
  */
 describe.skipIf(testDatabaseKind !== 'postgres')('two servers sharing the job queue', () => {

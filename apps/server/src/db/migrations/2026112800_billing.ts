@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Billing lifecycle (product.md §13): cards kept for renewals (the gateway's token only), the
+ * Billing lifecycle (product.md §12): cards kept for renewals (the gateway's token only), the
  * renewal state of each subscription, invoices that say what they pay for and carry the key that
  * makes a charge happen once, the outbox's delivery retries, and the sandbox gateway's saved
  * cards and charges.

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /**
- * `POST /dev/jobs/run-due` (product.md §13, development only): every job whose time has come by
+ * `POST /dev/jobs/run-due` (product.md §12, development only): every job whose time has come by
  * the server's clock runs now, and the answer comes when they are done, so a test moves the
  * clock (`POST /dev/clock`) and walks a subscription through a year in seconds.
  */

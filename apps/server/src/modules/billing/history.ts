@@ -55,7 +55,7 @@ function toEntry(row: HistoryRow): PaymentEntry {
 }
 
 /**
- * `GET /api/users/me/payments` (product.md §13): the listener's invoices, newest first. A checkout
+ * `GET /api/users/me/payments` (product.md §12): the listener's invoices, newest first. A checkout
  * abandoned before the gateway answered is left out: nothing was asked of the listener.
  */
 export async function paymentHistory(deps: Pick<Deps, 'db'>, userId: string): Promise<PaymentEntry[]> {

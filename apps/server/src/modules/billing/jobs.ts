@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 const RECONCILE_AFTER_MS = 30_000;
 
 /**
- * The billing lifecycle's work on the job queue (product.md §13), in the order a run takes it:
+ * The billing lifecycle's work on the job queue (product.md §12), in the order a run takes it:
  * reminders 3 days before the end, renewal steps (charge, retries, lapse), reconciliation of
  * invoices whose shopper never came back, and redelivery of messages a provider refused.
  */

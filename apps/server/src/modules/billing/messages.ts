@@ -16,7 +16,7 @@ const money = (lang: Lang, { amount, currency }: Amount) =>
 /** Dates in messages read the same in every runtime: 2026-12-24. */
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Texts of the billing lifecycle's messages (product.md §13), in the subscriber's language. */
+/** Texts of the billing lifecycle's messages (product.md §12), in the subscriber's language. */
 export const billingMessages = {
   subject: (lang: Lang) => (lang === 'mn' ? 'Tunes Premium' : 'Tunes Premium'),
   reminderCard: (lang: Lang, plan: string, price: Amount, on: Date, card: string) =>

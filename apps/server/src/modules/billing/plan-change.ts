@@ -44,7 +44,7 @@ export function proratedDifference(
 }
 
 /**
- * `POST /api/subscriptions/{id}/change` (product.md §13). An upgrade holds from now and costs
+ * `POST /api/subscriptions/{id}/change` (product.md §12). An upgrade holds from now and costs
  * the prorated difference, charged once (one invoice per subscription, period and plan, its
  * charge keyed by the invoice) to the saved card, or paid on the gateway page without one. A
  * downgrade waits for the next renewal; members beyond the new plan's seats are told now.

@@ -147,7 +147,7 @@ export async function invoicePaymentPage(deps: RenewalDeps, invoiceId: string): 
 }
 
 /**
- * The reminder 3 days before a period ends (product.md §13), once per period: with a saved card
+ * The reminder 3 days before a period ends (product.md §12), once per period: with a saved card
  * it names the charge to come; without one it carries the renewal invoice's payment link.
  */
 export async function remindRenewal(
@@ -199,7 +199,7 @@ export async function remindRenewal(
 }
 
 /**
- * One billing step of a subscription whose `next_billing_at` has come (product.md §13): the
+ * One billing step of a subscription whose `next_billing_at` has come (product.md §12): the
  * charge on the end date, a retry 1, 3 and 5 days later (access kept meanwhile), the lapse
  * after the last. Exactly once per step whatever runs at once: the step is claimed by moving
  * `next_billing_at` in one UPDATE; the charge carries the invoice (subscription + period) and

@@ -23,7 +23,7 @@ const subscriptionParams = z.object({ id: z.uuid() });
 const invoiceParams = z.object({ invoiceId: z.string().trim().min(1).max(200) });
 
 /**
- * The billing lifecycle (product.md §13): the card on file, the next charge, plan changes,
+ * The billing lifecycle (product.md §12): the card on file, the next charge, plan changes,
  * resume, pay now, payment history and receipts; and its work on the job queue.
  */
 export default async function billingRoutes(app: FastifyInstance) {

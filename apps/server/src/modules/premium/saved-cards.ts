@@ -4,7 +4,7 @@ import type { ProviderCard } from './gateway.js';
 import '../billing/tables.js';
 
 /**
- * The card on file (product.md §13): one per listener, the gateway's token only. A newer card
+ * The card on file (product.md §12): one per listener, the gateway's token only. A newer card
  * saved at a later checkout replaces the older one.
  */
 export async function keepCard(deps: Pick<Deps, 'db' | 'clock'>, userId: string, card: ProviderCard) {
