@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { sendMessage } from '../notifications/outbox.js';
+import '../billing/tables.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
 import { revokeAllForUser } from './tokens.js';
@@ -122,10 +123,17 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('subscriptions')
-      .set({ is_auto_renew: false, cancelled_at: now, updated_at: now })
+      .set({
+        is_auto_renew: false,
+        cancelled_at: now,
+        updated_at: now,
+        next_billing_at: null,
+        grace_until: null,
+      })
       .where('owner_id', '=', userId)
-      .where('is_auto_renew', '=', true)
       .execute();
+    // The card on file goes with the account; its invoices stay, without personal fields.
+    await trx.deleteFrom('saved_cards').where('user_id', '=', userId).execute();
     await trx.deleteFrom('subscription_members').where('user_id', '=', userId).execute();
     await trx
       .deleteFrom('invitation_codes')
