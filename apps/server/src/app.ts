@@ -29,6 +29,7 @@ import { waitForDatabase } from './plugins/database-ready.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { frameworkErrorOptions } from './plugins/framework-errors.js';
 import { jobs } from './plugins/jobs.js';
+import { metrics } from './plugins/metrics.js';
 import { openapi } from './plugins/openapi.js';
 import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(auth);
   await app.register(textGuard);
   await app.register(jobs);
+  await app.register(metrics);
 
   const databaseReady = waitForDatabase(deps.databaseReady);
   await app.register(

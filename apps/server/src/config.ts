@@ -76,6 +76,8 @@ const envSchema = z
     SANDBOX_GATEWAY_SECRET: secret.default(DEV_SECRET),
 
     COUPON_SERVICE_URL: z.url().optional(),
+    /** Bearer token for GET /metrics; the route is absent without it. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
+import { payments } from '../../lib/metrics.js';
 import { addMonths } from './period.js';
 import './tables.js';
 
@@ -25,9 +26,10 @@ export async function activateInvoice(
       .set({ status: 'paid', settled_at: now })
       .where('invoice_id', '=', invoiceId)
       .where('status', '<>', 'paid')
-      .returning(['user_id', 'package_id', 'kind', 'subscription_id', 'period_start', 'period_end'])
+      .returning(['user_id', 'package_id', 'kind', 'method', 'subscription_id', 'period_start', 'period_end'])
       .executeTakeFirst();
     if (!invoice) return null;
+    payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
 
     if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
       const renewed = await renewSubscription(trx, {

@@ -1,5 +1,6 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import { payments } from '../../lib/metrics.js';
 import { activateInvoice } from './activation-once.js';
 import { GatewayError, type PaymentGateway } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -28,7 +29,17 @@ export async function settleInvoice(
   const { db } = deps;
   const invoice = await db
     .selectFrom('payment_invoices')
-    .select(['status', 'amount', 'currency', 'created_at', 'user_id', 'save_card', 'kind', 'period_start'])
+    .select([
+      'status',
+      'amount',
+      'currency',
+      'created_at',
+      'user_id',
+      'save_card',
+      'kind',
+      'method',
+      'period_start',
+    ])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (!invoice) return null;
@@ -88,7 +99,10 @@ export async function settleInvoice(
       .where('status', '=', 'created')
       .returning('status')
       .executeTakeFirst();
-    if (closed) await log({ type: 'info', message: `invoice ${status}` });
+    if (closed) {
+      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: status });
+      await log({ type: 'info', message: `invoice ${status}` });
+    }
     return closed?.status ?? (await currentStatus(deps, invoiceId));
   }
 
@@ -100,7 +114,10 @@ export async function settleInvoice(
       .where('status', '=', 'created')
       .returning('status')
       .executeTakeFirst();
-    if (expired) await log({ type: 'warning', message: 'invoice expired unpaid' });
+    if (expired) {
+      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'expired' });
+      await log({ type: 'warning', message: 'invoice expired unpaid' });
+    }
     return expired?.status ?? (await currentStatus(deps, invoiceId));
   }
   return 'created';
