@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE, subscriber, withPlans } from '../helpers/premium-factories.js';
+import { STORE, withPlans } from '../helpers/factories.js';
+import { subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
