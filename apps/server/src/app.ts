@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
-import { loggerOptions } from './lib/logging.js';
+import { loggerOptions, OneLinePerRequest } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
@@ -66,7 +66,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const securityHeaders = securityHeadersFor(deps.config.isProduction);
   const app = Fastify({
     ...frameworkErrorOptions(securityHeaders),
-    logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL),
+    logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
+    logController: new OneLinePerRequest(),
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     genReqId: (request) => {

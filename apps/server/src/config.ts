@@ -43,6 +43,8 @@ const envSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json` (default in production) or `pretty`, one readable line per request (default otherwise). */
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     TRUST_PROXY: booleanFromEnv.default(false),
     SEED_DEMO_DATA: booleanFromEnv.optional(),
     WEB_DIST_DIR: z.string().optional(),
@@ -115,7 +117,9 @@ const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAYMENT_PROVIDER_URL'> {
+export interface Config
+  extends Omit<Env, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAYMENT_PROVIDER_URL' | 'LOG_FORMAT'> {
+  LOG_FORMAT: 'json' | 'pretty';
   /** The site's own origin, used in links sent by e-mail and SMS. */
   PUBLIC_URL: string;
   SEED_DEMO_DATA: boolean;
@@ -146,6 +150,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     PUBLIC_URL: publicUrl,
     SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
+    LOG_FORMAT: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     PAYMENT_PROVIDER_URL: (env.PAYMENT_PROVIDER_URL ?? `${publicUrl}/sandbox-gateway`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
     paymentsEnabled: env.NODE_ENV !== 'production' || env.PAYMENT_PROVIDER_URL !== undefined,
