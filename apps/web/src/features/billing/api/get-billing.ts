@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Billing } from '@tunes/shared/billing';
 import { apiRequest } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
@@ -18,5 +18,7 @@ export function useBilling(version: string, enabled = true) {
     queryKey: ['billing', session?.sub ?? '', version],
     queryFn: getBilling,
     enabled: enabled && Boolean(session),
+    // The section stays on screen (and its messages with it) while the new answer comes.
+    placeholderData: keepPreviousData,
   });
 }

@@ -57,8 +57,13 @@ function ReceiptDetails({ receipt }: { receipt: Receipt }) {
           </h2>
           <p className={styles.party}>
             {receipt.buyer.name && <strong>{receipt.buyer.name}</strong>}
-            {receipt.buyer.phone && <span>{receipt.buyer.phone}</span>}
-            {receipt.buyer.email && <span>{receipt.buyer.email}</span>}
+            {/* A listener without a name is named by their number or address: said once. */}
+            {receipt.buyer.phone && receipt.buyer.phone !== receipt.buyer.name && (
+              <span>{receipt.buyer.phone}</span>
+            )}
+            {receipt.buyer.email && receipt.buyer.email !== receipt.buyer.name && (
+              <span>{receipt.buyer.email}</span>
+            )}
           </p>
         </section>
       </div>
