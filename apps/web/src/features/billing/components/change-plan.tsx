@@ -6,13 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatPrice } from '@/lib/format';
 import { useChangePlan } from '../api/change-plan';
 import { usePlanChoices } from '../api/get-plan-choices';
+import { monthlyCost, planChangeKind, seatsOf } from '../plan-change-kind';
 import styles from './billing.module.css';
 import type { Renewal } from './types';
-
-/** Plans of different lengths compare by their price per month, as the server does. */
-const monthly = (plan: Pick<Plan, 'Cost' | 'DurationMonths'>) => plan.Cost / Math.max(1, plan.DurationMonths);
-const seatsOf = (plan: Pick<Plan, 'AllowShare' | 'MaxSharedUsers'>) =>
-  (plan.AllowShare ? plan.MaxSharedUsers : 0) + 1;
 
 /**
  * Change plan (product.md §12) among the MNT plans for sale. Before confirming, the choice says
@@ -109,7 +105,7 @@ export function ChangePlan({
           <h3 ref={panelHeading} tabIndex={-1} className={styles.subheading}>
             {t('change.title')}
           </h3>
-          {plans.isPending && <p role="status">{t('loading')}</p>}
+          {plans.isPending && <p role="status">{t('change.loading')}</p>}
           {plans.isError && <p role="alert">{t('change.failed')}</p>}
           {choices.length > 0 && (
             <fieldset className={styles.choices}>
@@ -136,7 +132,7 @@ export function ChangePlan({
                       </span>
                       <span className={styles.muted}>
                         {t('change.per-month', {
-                          price: formatPrice(monthly(plan), plan.Currency, language),
+                          price: formatPrice(monthlyCost(plan), plan.Currency, language),
                         })}
                         {' · '}
                         {t('change.users', { count: seatsOf(plan) })}
@@ -205,10 +201,9 @@ function ChoiceOutcome({
   const values = {
     plan: localized(chosen.Name, language),
     date: formatDate(renewal.endDate, language),
-    price: formatPrice(monthly(chosen), chosen.Currency, language),
+    price: formatPrice(monthlyCost(chosen), chosen.Currency, language),
   };
-  const upgrade = !current || monthly(chosen) > monthly(current);
-  if (upgrade) {
+  if (planChangeKind(current, chosen) === 'upgrade') {
     return (
       <p className={styles.note}>
         {t('change.upgrade', values)} {hasCard ? t('change.upgrade-card') : t('change.upgrade-link')}
@@ -218,7 +213,8 @@ function ChoiceOutcome({
   return (
     <p className={styles.note}>
       {t('change.downgrade', values)}{' '}
-      {seatsOf(chosen) < seatsOf(current) &&
+      {current &&
+        seatsOf(chosen) < seatsOf(current) &&
         t('change.downgrade-seats', { ...values, count: seatsOf(chosen) })}
     </p>
   );
