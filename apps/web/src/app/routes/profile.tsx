@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Redirect } from 'wouter';
 import { Page, PageTitle } from '@/components/page';
 import { ProfileDetails } from '@/features/accounts/components/profile-details';
+import { BillingSection } from '@/features/billing/components/billing-section';
 import { FamilyPlan } from '@/features/family/components/family-plan';
 import { JoinInvite } from '@/features/family/components/join-invite';
 import { SubscriptionStatus } from '@/features/premium/components/subscription-status';
@@ -26,6 +27,7 @@ export default function ProfilePage() {
         <>
           <ProfileDetails profile={profile} />
           <SubscriptionStatus profile={profile} />
+          <BillingSection profile={profile} />
           <JoinInvite />
           <FamilyPlan profile={profile} />
           <VoucherBox />

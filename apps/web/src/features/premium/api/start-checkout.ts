@@ -1,13 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
+import type { CheckoutRequest } from '@tunes/shared/billing';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
 
+export interface CheckoutChoice {
+  merchantCode: string;
+  /** Keep the card for renewals (product.md §12); the server's default is yes. */
+  saveCard: boolean;
+}
+
 /** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
-export function startCheckout(merchantCode: string): Promise<CheckoutResponse> {
+export function startCheckout({ merchantCode, saveCard }: CheckoutChoice): Promise<CheckoutResponse> {
+  const body: CheckoutRequest = { MerchantCode: merchantCode, saveCard };
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {
     method: 'POST',
-    json: { MerchantCode: merchantCode },
+    json: body,
     auth: true,
     errors: {
       messages: {

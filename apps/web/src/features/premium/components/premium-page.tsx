@@ -12,6 +12,7 @@ import { useStartCheckout } from '../api/start-checkout';
 import { ComparisonTable } from './comparison-table';
 import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
+import { SaveCardChoice } from './save-card-choice';
 import { StoreNote } from './store-note';
 
 /**
@@ -50,6 +51,7 @@ export function PremiumPage() {
   const isLoading = useDeferredValue(loaded.isLoading);
   const checkout = useStartCheckout(session?.sub);
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
+  const [saveCard, setSaveCard] = useState(true);
 
   // product.md §4: a subscribed user is sent to the home page.
   useEffect(() => {
@@ -68,7 +70,7 @@ export function PremiumPage() {
       navigate('/login');
       return;
     }
-    checkout.mutate(plan.MerchantCode);
+    checkout.mutate({ merchantCode: plan.MerchantCode, saveCard });
   };
 
   return (
@@ -112,6 +114,8 @@ export function PremiumPage() {
             </FormField>
           )}
         </div>
+
+        {session && <SaveCardChoice checked={saveCard} onChange={setSaveCard} />}
 
         {isLoading ? (
           <PlansLoading label={t('loading')} />
