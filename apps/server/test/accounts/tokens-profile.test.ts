@@ -154,6 +154,8 @@ describe('profile, details and logins', () => {
         'PrimaryEmail',
         'PendingEmail',
         'PhoneNumber',
+        'PendingPhone',
+        'HasPassword',
         'IsPublic',
         'Language',
         'BirthYear',
