@@ -108,7 +108,11 @@ describe('changing the phone number', () => {
     const refused = await confirm(bearer(me), code ?? '');
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ error: 'phone_in_use' });
-    const profile = await t.app.inject({ method: 'GET', url: `/api/users/${me.sub}/profile`, headers: bearer(me) });
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${me.sub}/profile`,
+      headers: bearer(me),
+    });
     expect(profile.json()).toMatchObject({ PhoneNumber: me.msisdn });
   });
 
@@ -188,7 +192,10 @@ describe('changing the phone number', () => {
     await askFor(bearer(second), wanted);
     const secondCode = (await lastMessage(t, wanted)).code ?? '';
 
-    const answers = await Promise.all([confirm(bearer(first), firstCode), confirm(bearer(second), secondCode)]);
+    const answers = await Promise.all([
+      confirm(bearer(first), firstCode),
+      confirm(bearer(second), secondCode),
+    ]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     const holders = await t.db.selectFrom('users').select('id').where('phone_number', '=', wanted).execute();
     expect(holders).toHaveLength(1);
