@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { requestOtp } from '../api/otp';
-import { FieldError } from './form-error';
 import styles from './login-modal.module.css';
 
 const schema = z.object({ email: emailSchema });
@@ -42,21 +42,17 @@ export function CreateAccountForm({ onCodeSent, onBack }: Props) {
   return (
     <form noValidate onSubmit={submit}>
       <p>{t('email.create-intro')}</p>
-      <div className="field">
-        <label className="field__label" htmlFor="create-email">
-          {t('email.address')}
-        </label>
-        <input
-          id="create-email"
-          className="input"
-          type="email"
-          autoComplete="email"
-          aria-invalid={Boolean(errors.email)}
-          aria-describedby={errors.email ? 'create-email-error' : undefined}
-          {...form.register('email')}
-        />
-        <FieldError id="create-email-error" message={errors.email?.message} />
-      </div>
+      <FormField id="create-email" label={t('email.address')} error={errors.email?.message}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="email"
+            autoComplete="email"
+            {...form.register('email')}
+          />
+        )}
+      </FormField>
       {failure && (
         <p className="form-error" role="alert">
           {failure}

@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { registerByEmail } from '../api/register';
 import { signInWithPassword } from '../api/sign-in';
-import { FieldError } from './form-error';
 
 /** product.md §5 registration rules: both required, at least 6 characters, matching. */
 export const finishAccountSchema = z
@@ -38,6 +39,10 @@ export const finishAccountSchema = z
   });
 
 type Values = z.input<typeof finishAccountSchema>;
+const PASSWORD_FIELDS = [
+  ['password', 'email.password'],
+  ['confirm', 'email.confirm-password'],
+] as const satisfies readonly (readonly [keyof Values, TranslationKey<'accounts'>])[];
 
 interface Props {
   email: string;
@@ -70,52 +75,30 @@ export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
 
   return (
     <form noValidate onSubmit={submit}>
-      <div className="field">
-        <label className="field__label" htmlFor="finish-email">
-          {t('email.address')}
-        </label>
-        <input id="finish-email" className="input" type="email" value={email} readOnly />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="finish-country">
-          {t('email.country')}
-        </label>
-        <select id="finish-country" className="select" {...form.register('country')}>
-          <option value="MN">{t('email.country-mn')}</option>
-          <option value="AU">{t('email.country-row')}</option>
-        </select>
-        <FieldError id="finish-country-error" message={errors.country?.message} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="finish-password">
-          {t('email.password')}
-        </label>
-        <input
-          id="finish-password"
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(errors.password)}
-          aria-describedby={errors.password ? 'finish-password-error' : undefined}
-          {...form.register('password')}
-        />
-        <FieldError id="finish-password-error" message={errors.password?.message} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="finish-confirm">
-          {t('email.confirm-password')}
-        </label>
-        <input
-          id="finish-confirm"
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(errors.confirm)}
-          aria-describedby={errors.confirm ? 'finish-confirm-error' : undefined}
-          {...form.register('confirm')}
-        />
-        <FieldError id="finish-confirm-error" message={errors.confirm?.message} />
-      </div>
+      <FormField id="finish-email" label={t('email.address')}>
+        {(control) => <input {...control} className="input" type="email" value={email} readOnly />}
+      </FormField>
+      <FormField id="finish-country" label={t('email.country')} error={errors.country?.message}>
+        {(control) => (
+          <select {...control} className="select" {...form.register('country')}>
+            <option value="MN">{t('email.country-mn')}</option>
+            <option value="AU">{t('email.country-row')}</option>
+          </select>
+        )}
+      </FormField>
+      {PASSWORD_FIELDS.map(([name, label]) => (
+        <FormField key={name} id={`finish-${name}`} label={t(label)} error={errors[name]?.message}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              {...form.register(name)}
+            />
+          )}
+        </FormField>
+      ))}
       {failure && (
         <p className="form-error" role="alert">
           {failure}

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { forgotPassword } from '../api/passwords';
-import { FieldError } from './form-error';
 import styles from './login-modal.module.css';
 
 const schema = z.object({ email: emailSchema });
@@ -37,21 +37,17 @@ export function ForgotPasswordForm({ onDone }: { onDone(): void }) {
   return (
     <form noValidate onSubmit={submit}>
       <p>{t('email.forgot-intro')}</p>
-      <div className="field">
-        <label className="field__label" htmlFor="forgot-email">
-          {t('email.address')}
-        </label>
-        <input
-          id="forgot-email"
-          className="input"
-          type="email"
-          autoComplete="email"
-          aria-invalid={Boolean(errors.email)}
-          aria-describedby={errors.email ? 'forgot-email-error' : undefined}
-          {...form.register('email')}
-        />
-        <FieldError id="forgot-email-error" message={errors.email?.message} />
-      </div>
+      <FormField id="forgot-email" label={t('email.address')} error={errors.email?.message}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="email"
+            autoComplete="email"
+            {...form.register('email')}
+          />
+        )}
+      </FormField>
       {failure && (
         <p className="form-error" role="alert">
           {failure}

@@ -5,11 +5,12 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
+import { FormField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { resetPassword } from '../api/passwords';
 import { blockEnter } from './block-enter';
-import { FieldError } from './form-error';
 import styles from './profile.module.css';
 
 const schema = z
@@ -31,6 +32,10 @@ const schema = z
     }
   });
 type Values = z.input<typeof schema>;
+const PASSWORD_FIELDS = [
+  ['password', 'reset.new-password'],
+  ['confirm', 'email.confirm-password'],
+] as const satisfies readonly (readonly [keyof Values, TranslationKey<'accounts'>])[];
 
 /** Sets a new password with the token of the e-mailed link, then sends the user to log in. */
 export function ResetPasswordForm({ token }: { token: string | null }) {
@@ -65,36 +70,19 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   return (
     <form noValidate className={styles.form} onSubmit={submit} onKeyDown={blockEnter}>
       <p>{t('reset.intro')}</p>
-      <div className="field">
-        <label className="field__label" htmlFor="reset-password">
-          {t('reset.new-password')}
-        </label>
-        <input
-          id="reset-password"
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(errors.password)}
-          aria-describedby={errors.password ? 'reset-password-error' : undefined}
-          {...form.register('password')}
-        />
-        <FieldError id="reset-password-error" message={errors.password?.message} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="reset-confirm">
-          {t('email.confirm-password')}
-        </label>
-        <input
-          id="reset-confirm"
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(errors.confirm)}
-          aria-describedby={errors.confirm ? 'reset-confirm-error' : undefined}
-          {...form.register('confirm')}
-        />
-        <FieldError id="reset-confirm-error" message={errors.confirm?.message} />
-      </div>
+      {PASSWORD_FIELDS.map(([name, label]) => (
+        <FormField key={name} id={`reset-${name}`} label={t(label)} error={errors[name]?.message}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              {...form.register(name)}
+            />
+          )}
+        </FormField>
+      ))}
       {failure && (
         <p className="form-error" role="alert">
           {failure} <Link href="/login">{t('reset.to-login')}</Link>

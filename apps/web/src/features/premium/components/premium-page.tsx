@@ -4,6 +4,7 @@ import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
+import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
 import { usePlans } from '../api/get-plans';
@@ -93,23 +94,22 @@ export function PremiumPage() {
         <div className={styles.plansHead}>
           <h2 id="plans-title">{t('plans-title')}</h2>
           {currencies.length > 0 && (
-            <div className={`field ${styles.currency}`}>
-              <label className="field__label" htmlFor="plan-currency">
-                {t('currency')}
-              </label>
-              <select
-                id="plan-currency"
-                className="select"
-                value={currency}
-                onChange={(event) => setCurrency(event.target.value)}
-              >
-                {currencies.map((code) => (
-                  <option key={code} value={code}>
-                    {code}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id="plan-currency" label={t('currency')} className={styles.currency}>
+              {(control) => (
+                <select
+                  {...control}
+                  className="select"
+                  value={currency}
+                  onChange={(event) => setCurrency(event.target.value)}
+                >
+                  {currencies.map((code) => (
+                    <option key={code} value={code}>
+                      {code}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
         </div>
 
