@@ -116,7 +116,7 @@ describe('changing the phone number', () => {
     expect(profile.json()).toMatchObject({ PhoneNumber: me.msisdn });
   });
 
-  it('naming the current number withdraws a waiting change', async () => {
+  it('naming the current number, or withdrawing, drops a waiting change', async () => {
     const me = await signUpByMobile(t);
     const wanted = randomMsisdn();
     await askFor(bearer(me), wanted);
@@ -124,6 +124,20 @@ describe('changing the phone number', () => {
     expect(withdrawn.json()).toMatchObject({ PhoneNumber: me.msisdn, PendingPhone: null });
     const { code } = await lastMessage(t, wanted);
     expect((await confirm(bearer(me), code ?? '')).json()).toMatchObject({ error: 'no_pending_change' });
+
+    // Or the change is withdrawn outright (an account without a number has no current one to name).
+    t.clock.advance(31_000);
+    await askFor(bearer(me), wanted);
+    const dropped = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me/phone/pending',
+      headers: bearer(me),
+    });
+    expect(dropped.json()).toMatchObject({ PhoneNumber: me.msisdn, PendingPhone: null });
+    const again = await lastMessage(t, wanted);
+    expect((await confirm(bearer(me), again.code ?? '')).json()).toMatchObject({
+      error: 'no_pending_change',
+    });
   });
 
   it('gives an e-mail account a number once confirmed, and tells its address', async () => {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
 import { deleteAccount, exportAccount } from './account-data.js';
 import { changePassword, proveFreshSignIn } from './account-security.js';
-import { confirmPhoneChange, requestPhoneChange } from './phone-change.js';
+import { cancelPhoneChange, confirmPhoneChange, requestPhoneChange } from './phone-change.js';
 import { accountErrors } from './route-schemas.js';
 import { endOtherSessions, endSession, listSessions } from './sessions.js';
 import { getProfile, getUser } from './users.js';
@@ -69,6 +69,22 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       const user = await getUser(deps.db, request.userId);
       const msisdn = toMsisdn(request.body.CountryCode, request.body.PhoneNumber);
       await requestPhoneChange(deps, user, msisdn, request.ip, request.log);
+      return getProfile(deps.db, request.userId, deps.clock.now());
+    },
+  );
+
+  app.delete(
+    '/users/me/phone/pending',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Withdraw a phone number change that waits for its code',
+        response: { 200: profileSchema, ...accountErrors },
+      },
+    },
+    async (request) => {
+      await cancelPhoneChange(deps, await getUser(deps.db, request.userId));
       return getProfile(deps.db, request.userId, deps.clock.now());
     },
   );

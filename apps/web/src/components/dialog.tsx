@@ -1,0 +1,57 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import styles from './dialog.module.css';
+
+interface Props {
+  open: boolean;
+  title: string;
+  /** Called once the dialog has closed: Escape, the close button, or `open` turned false. */
+  onClose(): void;
+  /** Red title and border for what cannot be undone. */
+  danger?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * A modal dialog on the native `<dialog>`: `showModal()` keeps focus inside and makes the page
+ * behind inert, Escape closes, and closing returns focus to the control that opened it. Its
+ * content mounts only while open, so each opening starts fresh.
+ */
+export function Dialog({ open, title, onClose, danger = false, children }: Props) {
+  const { t } = useTranslation('common');
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className={danger ? `${styles.dialog} ${styles.danger}` : styles.dialog}
+      aria-labelledby={titleId}
+      onClose={onClose}
+    >
+      {open && (
+        <>
+          <button
+            type="button"
+            className={styles.close}
+            aria-label={t('dialog.close')}
+            onClick={() => ref.current?.close()}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+          <h2 id={titleId} className={styles.title}>
+            {title}
+          </h2>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}
