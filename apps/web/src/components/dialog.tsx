@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './dialog.module.css';
 
@@ -14,8 +14,8 @@ interface Props {
 
 /**
  * A modal dialog on the native `<dialog>`: `showModal()` keeps focus inside and makes the page
- * behind inert, Escape closes, and closing returns focus to the control that opened it. Its
- * content mounts only while open, so each opening starts fresh.
+ * behind inert, Escape closes, and closing — or removing it while open — returns focus to the
+ * control that opened it. Its content mounts only while open, so each opening starts fresh.
  */
 export function Dialog({ open, title, onClose, danger = false, children }: Props) {
   const { t } = useTranslation('common');
@@ -28,6 +28,14 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
     if (open && !element.open) element.showModal();
     if (!open && element.open) element.close();
   }, [open]);
+
+  // Removed while open (its owner unmounted it): close first, so focus goes back where it was.
+  useLayoutEffect(
+    () => () => {
+      if (ref.current?.open) ref.current.close();
+    },
+    [],
+  );
 
   return (
     <dialog

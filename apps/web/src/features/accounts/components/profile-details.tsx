@@ -1,12 +1,18 @@
 import type { Profile } from '@tunes/shared/profile';
 import { formatPhoneForDisplay } from '@tunes/shared/validation';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { logout } from '@/lib/auth';
-import { ChangeEmailDialog } from './change-email-dialog';
-import { ChangePhoneDialog } from './change-phone-dialog';
 import styles from './profile.module.css';
+
+// The change dialogs (their code step, the dial-code list) load when opened, not with the page.
+const ChangeEmailDialog = lazy(() =>
+  import('./change-email-dialog').then((module) => ({ default: module.ChangeEmailDialog })),
+);
+const ChangePhoneDialog = lazy(() =>
+  import('./change-phone-dialog').then((module) => ({ default: module.ChangePhoneDialog })),
+);
 
 /**
  * Profile details of product.md §2: name, e-mail address, mobile number; edit link and logout.
@@ -55,8 +61,10 @@ export function ProfileDetails({ profile }: { profile: Profile }) {
           {t('profile.logout')}
         </button>
       </div>
-      <ChangeEmailDialog profile={profile} open={changing === 'email'} onClose={close} />
-      <ChangePhoneDialog profile={profile} open={changing === 'phone'} onClose={close} />
+      <Suspense fallback={null}>
+        {changing === 'email' && <ChangeEmailDialog profile={profile} open onClose={close} />}
+        {changing === 'phone' && <ChangePhoneDialog profile={profile} open onClose={close} />}
+      </Suspense>
     </section>
   );
 }
