@@ -25,7 +25,12 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    if (open && !element.open) element.showModal();
+    if (open && !element.open) {
+      element.showModal();
+      // The control marked `data-autofocus` takes focus, else the title: nothing is pressed by accident.
+      const first = element.querySelector<HTMLElement>('[data-autofocus]') ?? element.querySelector('h2');
+      first?.focus();
+    }
     if (!open && element.open) element.close();
   }, [open]);
 
@@ -54,7 +59,7 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
           >
             <span aria-hidden="true">×</span>
           </button>
-          <h2 id={titleId} className={styles.title}>
+          <h2 id={titleId} className={styles.title} tabIndex={-1}>
             {title}
           </h2>
           {children}

@@ -87,6 +87,7 @@ function ChangeEmail({ profile, onDone }: { profile: Profile; onDone(): void }) 
         {(control) => (
           <input
             {...control}
+            data-autofocus
             className="input"
             type="email"
             autoComplete="email"

@@ -70,6 +70,7 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
           {(control) => (
             <input
               {...control}
+              data-autofocus={name === 'current' ? true : undefined}
               className="input"
               type="password"
               autoComplete={autoComplete}

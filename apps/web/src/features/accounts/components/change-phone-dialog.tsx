@@ -100,6 +100,7 @@ function ChangePhone({ profile, onDone }: { profile: Profile; onDone(): void }) 
             <CountryCodeSelect value={countryCode} onChange={setCountryCode} />
             <input
               {...control}
+              data-autofocus
               className="input"
               type="tel"
               inputMode="numeric"

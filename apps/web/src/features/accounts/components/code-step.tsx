@@ -1,5 +1,5 @@
 import { OTP_LENGTH } from '@tunes/shared/constants';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
@@ -26,6 +26,12 @@ export function CodeStep({ sentText, onConfirm, onResend, onWithdraw }: Props) {
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
   const code = digits.join('');
+  const form = useRef<HTMLFormElement>(null);
+
+  // The step replaces the one before inside an open dialog: the first box takes focus.
+  useEffect(() => {
+    form.current?.querySelector('input')?.focus();
+  }, []);
 
   const run = async (action: () => Promise<unknown>) => {
     setFailure('');
@@ -41,6 +47,7 @@ export function CodeStep({ sentText, onConfirm, onResend, onWithdraw }: Props) {
 
   return (
     <form
+      ref={form}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

@@ -10,6 +10,7 @@ import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { type DeletionProof, useDeleteAccount } from '../api/delete-account';
 import { type OtpTarget, requestOtp } from '../api/otp';
+import { useCountdown } from '../hooks/use-countdown';
 import styles from './self-service.module.css';
 
 /** Delete my account (product.md §14): a clear warning, then a fresh proof in a dialog. */
@@ -47,6 +48,7 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
   const [method, setMethod] = useState<'code' | 'password'>(destination ? 'code' : 'password');
   const [codeSent, setCodeSent] = useState(false);
   const [sending, setSending] = useState(false);
+  const resend = useCountdown();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
@@ -58,7 +60,9 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
     if (!destination) return;
     setSending(true);
     try {
-      await requestOtp(destination.target, i18n.language, { resendIn: OTP_RESEND_SECONDS });
+      // A code sent moments ago (429) is still the one to enter; the wait is the server's.
+      const sent = await requestOtp(destination.target, i18n.language, { resendIn: OTP_RESEND_SECONDS });
+      resend.start(sent.resendIn);
       setCodeSent(true);
     } catch {
       // requestOtp has toasted the failure (product.md §8).

@@ -16,7 +16,7 @@ export function LeavePlan({ profile }: { profile: Profile }) {
   const [confirming, setConfirming] = useState(false);
   const leave = useLeavePlan();
   const subscription = currentSubscription(profile);
-  if (!subscription || subscription.Role !== 'member') return null;
+  if (subscription?.Role !== 'member') return null;
 
   const onLeave = () =>
     leave.mutate(subscription.SubscriptionId, {
