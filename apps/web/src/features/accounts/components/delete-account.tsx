@@ -127,10 +127,14 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
           <button
             type="button"
             className="button button--ghost"
-            disabled={sending}
+            disabled={sending || resend.secondsLeft > 0}
             onClick={() => void sendCode()}
           >
-            {t('delete.send-code')}
+            {resend.secondsLeft > 0
+              ? t('mobile.resend-in', { seconds: resend.secondsLeft })
+              : codeSent
+                ? t('mobile.resend')
+                : t('delete.send-code')}
           </button>
           {codeSent && (
             <>
