@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { baseUrl, expect, type SignedInUser, test } from '../fixtures';
+import { baseUrl, bearer, expect, type SignedInUser, test } from '../fixtures';
 
 const PLANS = [
   { code: 'PREMIUM_1M', name: 'Premium', price: '6,900 ₮', users: '1 user' },
@@ -41,7 +41,7 @@ async function payWithCard(page: Page, card: string) {
 
 async function expectNoSubscription(page: Page, user: SignedInUser) {
   const response = await page.request.get(`${baseUrl()}/api/users/${user.sub}/subscriptions/`, {
-    headers: { StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` },
+    headers: bearer(user.access_token),
     params: { IsFutureActive: 'false' },
   });
   expect(await response.json()).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { grant, lastMessage, requestOtp, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser, randomMsisdn } from '../helpers/factories.js';
+import { grant, lastMessage, requestOtp, signUpByMobile } from '../helpers/accounts.js';
+import { bearer as bearerOf, createUser, randomMsisdn, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -20,10 +20,7 @@ beforeEach(() => {
   t.clock.advance(61 * 60_000); // past every resend window and hourly limit of the case before
 });
 
-const bearer = (tokens: { access_token: string }) => ({
-  ...STORE,
-  authorization: `Bearer ${tokens.access_token}`,
-});
+const bearer = (tokens: { access_token: string }) => bearerOf(tokens.access_token);
 
 const askFor = (headers: Record<string, string>, msisdn: string, CountryCode: number | string = 976) =>
   t.app.inject({

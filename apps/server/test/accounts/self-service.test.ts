@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { grant, lastMessage, requestOtp, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
-import { createSubscription, familyPackage } from '../helpers/family-factories.js';
+import { grant, lastMessage, requestOtp, signUpByMobile } from '../helpers/accounts.js';
+import { bearer, createSubscription, createUser, familyPackage, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** product.md §14: change password, signed-in devices, download my data, delete my account. */
@@ -45,10 +44,7 @@ async function signIn(email: string, password: string, userAgent = CHROME, remot
   return answer.json() as { access_token: string; refresh_token: string };
 }
 
-const auth = (tokens: { access_token: string }) => ({
-  ...STORE,
-  authorization: `Bearer ${tokens.access_token}`,
-});
+const auth = (tokens: { access_token: string }) => bearer(tokens.access_token);
 const refresh = (tokens: { refresh_token: string }) =>
   grant(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
 

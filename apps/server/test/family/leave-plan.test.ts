@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newInvitationCode } from '../../src/modules/family/invitation-codes.js';
 import { lastMessage } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
-import { createSubscription, duoPackage, familyPackage } from '../helpers/family-factories.js';
+import { createSubscription, createUser, DAY_MS, duoPackage, familyPackage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * product.md §14: a member leaves a Duo or Family plan; the seat is free at once and the owner is
  * told. A leave is a change of the plan's seats and keeps the seat limit (seat-limit.ts).
  */
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,20 +1,18 @@
 import i18next from 'i18next';
+import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import commonEn from '@/i18n/locales/en/common.json';
 import { i18nOptions } from '@/lib/i18n';
-import { FormField } from './form-field';
+import { FormError, FormField, TextField } from './form-field';
 
-async function render(field: Parameters<typeof FormField>[0]) {
+async function renderIn(element: ReactElement) {
   const instance = i18next.createInstance();
   await instance.init({ ...i18nOptions('en', instance, true), resources: { en: { common: commonEn } } });
-  return renderToStaticMarkup(
-    <I18nextProvider i18n={instance}>
-      <FormField {...field} />
-    </I18nextProvider>,
-  );
+  return renderToStaticMarkup(<I18nextProvider i18n={instance}>{element}</I18nextProvider>);
 }
+const render = (field: Parameters<typeof FormField>[0]) => renderIn(<FormField {...field} />);
 
 const input = (control: object) => <input className="input" {...control} />;
 
@@ -57,5 +55,28 @@ describe('a form field', () => {
     expect(html).toContain('<div class="field extra">');
     expect(html).toContain('aria-describedby="voucher-code-hint voucher-code-error"');
     expect(html).toContain('<span id="voucher-code-hint" class="field__hint">Letters and digits</span>');
+  });
+
+  it('as a text field, hands its input the props it is given', async () => {
+    const html = await renderIn(
+      <TextField
+        id="login-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        name="password"
+      />,
+    );
+    expect(html).toContain(
+      '<input id="login-password" aria-invalid="false" class="input" type="password" autoComplete="current-password" name="password"/>',
+    );
+  });
+});
+
+describe("a form's failure", () => {
+  it('is announced', async () => {
+    expect(await renderIn(<FormError>Login failed</FormError>)).toBe(
+      '<p class="form-error" role="alert">Login failed</p>',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isValidationKey } from '@/lib/i18n';
 
@@ -48,5 +48,30 @@ export function FormField({ id, label, error, hint, className, children }: Props
         </p>
       )}
     </div>
+  );
+}
+
+/** A form field whose control is the site's text input; it takes the input's props and `register(name)`. */
+export function TextField({
+  id,
+  label,
+  error,
+  hint,
+  className,
+  ...input
+}: Omit<Props, 'children'> & Omit<ComponentProps<'input'>, 'id' | 'className' | 'children'>) {
+  return (
+    <FormField id={id} label={label} error={error} hint={hint} className={className}>
+      {(control) => <input {...control} className="input" {...input} />}
+    </FormField>
+  );
+}
+
+/** What went wrong with the form as a whole (the server's answer), announced when it appears. */
+export function FormError({ children }: { children: ReactNode }) {
+  return (
+    <p className="form-error" role="alert">
+      {children}
+    </p>
   );
 }

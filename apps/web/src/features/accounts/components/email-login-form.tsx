@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { FormField } from '@/components/form-field';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { signInWithPassword } from '../api/sign-in';
 import styles from './login-modal.module.css';
@@ -41,33 +41,23 @@ export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
 
   return (
     <form noValidate onSubmit={submit}>
-      <FormField id="login-email" label={t('email.address')} error={errors.email?.message}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="email"
-            autoComplete="username"
-            {...form.register('email')}
-          />
-        )}
-      </FormField>
-      <FormField id="login-password" label={t('email.password')} error={errors.password?.message}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="password"
-            autoComplete="current-password"
-            {...form.register('password')}
-          />
-        )}
-      </FormField>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <TextField
+        id="login-email"
+        label={t('email.address')}
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        {...form.register('email')}
+      />
+      <TextField
+        id="login-password"
+        label={t('email.password')}
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('password')}
+      />
+      {failure && <FormError>{failure}</FormError>}
       <button type="submit" className="button button--primary button--block" disabled={isSubmitting}>
         {t('email.login')}
       </button>

@@ -1,6 +1,6 @@
 import { OTP_LENGTH } from '@tunes/shared/constants';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '@/components/form-field';
+import { FormField, TextField } from '@/components/form-field';
 import { useMobileSignIn } from '../api/mobile-sign-in';
 import { CountryCodeSelect } from './country-code-select';
 import styles from './login-modal.module.css';
@@ -58,19 +58,16 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
       }}
     >
       <p>{t('mobile.code-sent', { phone: `+${state.countryCode} ${state.phoneNumber}` })}</p>
-      <FormField id="login-code" label={t('mobile.code')} error={state.error}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={OTP_LENGTH}
-            value={state.code}
-            onChange={(event) => login.setCode(event.target.value)}
-          />
-        )}
-      </FormField>
+      <TextField
+        id="login-code"
+        label={t('mobile.code')}
+        error={state.error}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={OTP_LENGTH}
+        value={state.code}
+        onChange={(event) => login.setCode(event.target.value)}
+      />
       <button type="submit" className="button button--primary button--block" disabled={state.loading}>
         {t('mobile.continue')}
       </button>

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
-import { FormField } from '@/components/form-field';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
@@ -74,24 +74,18 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   return (
     <form noValidate className={styles.form} onSubmit={submit}>
       {FIELDS.map(([name, label, autoComplete, type]) => (
-        <FormField key={name} id={`edit-${name}`} label={t(label)} error={errors[name]?.message}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type={type}
-              autoComplete={autoComplete}
-              maxLength={PROFILE_FIELD_MAX_LENGTH}
-              {...form.register(name)}
-            />
-          )}
-        </FormField>
+        <TextField
+          key={name}
+          id={`edit-${name}`}
+          label={t(label)}
+          error={errors[name]?.message}
+          type={type}
+          autoComplete={autoComplete}
+          maxLength={PROFILE_FIELD_MAX_LENGTH}
+          {...form.register(name)}
+        />
       ))}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {t('edit.save')}

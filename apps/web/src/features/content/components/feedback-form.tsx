@@ -10,7 +10,7 @@ import {
 import { useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '@/components/form-field';
+import { FormError, FormField } from '@/components/form-field';
 import type { TranslationKey } from '@/lib/i18n';
 import { useSendFeedback } from '../api/send-feedback';
 import styles from './contact.module.css';
@@ -108,11 +108,7 @@ export function FeedbackForm() {
             </p>
           )}
         </div>
-        {result?.kind === 'error' && (
-          <p className="form-error" role="alert">
-            {result.text}
-          </p>
-        )}
+        {result?.kind === 'error' && <FormError>{result.text}</FormError>}
         <button
           type="submit"
           className="button button--primary"

@@ -4,7 +4,7 @@ import { redeemVoucherQuerySchema } from '@tunes/shared/vouchers';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '@/components/form-field';
+import { TextField } from '@/components/form-field';
 import { useRedeemVoucher } from '../api/redeem-voucher';
 import styles from './voucher-box.module.css';
 import { toVoucherInput } from './voucher-input';
@@ -38,33 +38,26 @@ export function VoucherBox() {
       <h2 id="voucher-title">{t('title')}</h2>
       <p>{t('text')}</p>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <FormField
+        <TextField
           id="voucher-code"
           label={t('label')}
           hint={t('hint')}
           error={fieldState.error?.message}
           className={styles.field}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              maxLength={VOUCHER_MAX_LENGTH}
-              pattern="[A-Za-z0-9\-]*"
-              name={field.name}
-              ref={field.ref}
-              value={field.value}
-              onBlur={field.onBlur}
-              onChange={(event) => {
-                field.onChange(toVoucherInput(event.target.value));
-                if (result) setResult(null);
-              }}
-            />
-          )}
-        </FormField>
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={VOUCHER_MAX_LENGTH}
+          pattern="[A-Za-z0-9\-]*"
+          name={field.name}
+          ref={field.ref}
+          value={field.value}
+          onBlur={field.onBlur}
+          onChange={(event) => {
+            field.onChange(toVoucherInput(event.target.value));
+            if (result) setResult(null);
+          }}
+        />
         <button
           type="submit"
           className="button button--primary"
