@@ -7,6 +7,7 @@ import {
   randomMsisdn,
   registerEmailUserByApi,
   type SignedInUser,
+  STORE,
   signInByApi,
   test,
 } from '../fixtures';
@@ -19,7 +20,6 @@ import { familyPlanWithInvitation, LANGUAGES, seriousViolations, text, useLangua
  * device would meet it.
  */
 
-const STORE = { StoreId: 'MNCO' };
 const WIDTH = { en: 1440, mn: 360 } as const;
 const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -128,7 +128,7 @@ for (const language of LANGUAGES) {
 
       await dialog.getByLabel(say('accounts:password.current')).fill('not-my-password');
       await dialog.getByLabel(say('accounts:password.new'), { exact: true }).fill('brand-new-secret');
-      await dialog.getByLabel(say('accounts:password.confirm')).fill('brand-new-secret');
+      await dialog.getByLabel(say('accounts:email.confirm-password')).fill('brand-new-secret');
       await dialog.getByRole('button', { name: say('accounts:password.save') }).click();
       await expect(dialog.getByText(say('accounts:password.wrong'))).toBeVisible();
 

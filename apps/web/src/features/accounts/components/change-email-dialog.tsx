@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Dialog } from '@/components/dialog';
-import { FormField } from '@/components/form-field';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useConfirmEmailChange, useUpdateDetails } from '../api/update-details';
@@ -83,24 +83,17 @@ function ChangeEmail({ profile, onDone }: { profile: Profile; onDone(): void }) 
   return (
     <form noValidate onSubmit={submit}>
       <p className={styles.intro}>{t('change.email-intro')}</p>
-      <FormField id="change-email" label={t('change.new-email')} error={errors.email?.message}>
-        {(control) => (
-          <input
-            {...control}
-            data-autofocus
-            className="input"
-            type="email"
-            autoComplete="email"
-            maxLength={PROFILE_FIELD_MAX_LENGTH}
-            {...form.register('email')}
-          />
-        )}
-      </FormField>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <TextField
+        id="change-email"
+        label={t('change.new-email')}
+        error={errors.email?.message}
+        data-autofocus
+        type="email"
+        autoComplete="email"
+        maxLength={PROFILE_FIELD_MAX_LENGTH}
+        {...form.register('email')}
+      />
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {t('change.send-code')}

@@ -1,32 +1,23 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
-import { loginPasswordSchema, newPasswordSchema } from '@tunes/shared/validation';
+import { loginPasswordSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Dialog } from '@/components/dialog';
-import { FormField } from '@/components/form-field';
+import { FormError, TextField } from '@/components/form-field';
 import { isApiError, userMessage } from '@/lib/api-error';
-import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useChangePassword } from '../api/change-password';
+import { checkNewPassword, NewPasswordFields } from './new-password-fields';
 import styles from './self-service.module.css';
 
 /** The current password, and the new one twice (the rules of registration, product.md §5). */
 const schema = z
-  .object({ current: loginPasswordSchema, next: newPasswordSchema, confirm: z.string() })
-  .refine(({ next, confirm }) => next === confirm, {
-    path: ['confirm'],
-    message: 'validation.passwords-do-not-match',
-  });
+  .object({ current: loginPasswordSchema, password: z.string(), confirm: z.string() })
+  .superRefine(checkNewPassword);
 type Values = z.input<typeof schema>;
-
-const FIELDS = [
-  ['current', 'password.current', 'current-password'],
-  ['next', 'password.new', 'new-password'],
-  ['confirm', 'password.confirm', 'new-password'],
-] as const satisfies readonly (readonly [keyof Values, TranslationKey<'accounts'>, string])[];
 
 /** Changing the password (product.md §14): the current one is required; other devices sign out. */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -44,14 +35,14 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
   const [failure, setFailure] = useState('');
   const form = useForm<Values, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: { current: '', next: '', confirm: '' },
+    defaultValues: { current: '', password: '', confirm: '' },
   });
   const { errors, isSubmitting } = form.formState;
 
-  const submit = form.handleSubmit(async ({ current, next }) => {
+  const submit = form.handleSubmit(async ({ current, password }) => {
     setFailure('');
     try {
-      await change.mutateAsync({ CurrentPassword: current, NewPassword: next });
+      await change.mutateAsync({ CurrentPassword: current, NewPassword: password });
       toast.success(t('password.done'));
       onDone();
     } catch (error) {
@@ -65,26 +56,23 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
   return (
     <form noValidate onSubmit={submit}>
       <p className={styles.intro}>{t('password.intro')}</p>
-      {FIELDS.map(([name, label, autoComplete]) => (
-        <FormField key={name} id={`password-${name}`} label={t(label)} error={errors[name]?.message}>
-          {(control) => (
-            <input
-              {...control}
-              data-autofocus={name === 'current' ? true : undefined}
-              className="input"
-              type="password"
-              autoComplete={autoComplete}
-              maxLength={PASSWORD_MAX_LENGTH}
-              {...form.register(name)}
-            />
-          )}
-        </FormField>
-      ))}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <TextField
+        id="password-current"
+        label={t('password.current')}
+        error={errors.current?.message}
+        data-autofocus
+        type="password"
+        autoComplete="current-password"
+        maxLength={PASSWORD_MAX_LENGTH}
+        {...form.register('current')}
+      />
+      <NewPasswordFields
+        id="password-new"
+        passwordLabel={t('password.new')}
+        register={form.register}
+        errors={errors}
+      />
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {isSubmitting ? t('password.saving') : t('password.save')}

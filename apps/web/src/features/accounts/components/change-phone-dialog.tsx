@@ -5,7 +5,7 @@ import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
-import { FormField } from '@/components/form-field';
+import { FormError, FormField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import type { ValidationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
@@ -112,11 +112,7 @@ function ChangePhone({ profile, onDone }: { profile: Profile; onDone(): void }) 
           </div>
         )}
       </FormField>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button type="submit" className="button button--primary" disabled={request.isPending}>
           {t('change.send-code')}

@@ -1,6 +1,7 @@
 import { OTP_LENGTH } from '@tunes/shared/constants';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { CodeBoxes } from './code-boxes';
@@ -59,11 +60,7 @@ export function CodeStep({ sentText, onConfirm, onResend, onWithdraw }: Props) {
         <legend className={styles.legend}>{t('mobile.code')}</legend>
         <CodeBoxes digits={digits} onChange={setDigits} invalid={Boolean(failure)} />
       </fieldset>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button
           type="submit"

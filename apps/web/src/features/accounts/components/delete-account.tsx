@@ -5,7 +5,7 @@ import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
-import { FormField } from '@/components/form-field';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { type DeletionProof, useDeleteAccount } from '../api/delete-account';
@@ -139,37 +139,29 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
           {codeSent && (
             <>
               <p role="status">{t('delete.code-sent', { target: destination.shown })}</p>
-              <FormField id="delete-code" label={t('delete.code')}>
-                {(control) => (
-                  <input
-                    {...control}
-                    className="input"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={OTP_LENGTH}
-                    value={code}
-                    onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
-                  />
-                )}
-              </FormField>
+              <TextField
+                id="delete-code"
+                label={t('delete.code')}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={OTP_LENGTH}
+                value={code}
+                onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
+              />
             </>
           )}
         </>
       )}
       {method === 'password' && (
-        <FormField id="delete-password" label={t('delete.password')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="password"
-              autoComplete="current-password"
-              maxLength={PASSWORD_MAX_LENGTH}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </FormField>
+        <TextField
+          id="delete-password"
+          label={t('delete.password')}
+          type="password"
+          autoComplete="current-password"
+          maxLength={PASSWORD_MAX_LENGTH}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
       )}
       <label className={styles.check}>
         <input
@@ -179,11 +171,7 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
         />
         <span>{t('delete.understand')}</span>
       </label>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button
           type="submit"

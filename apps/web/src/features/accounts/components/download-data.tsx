@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/form-field';
 import { toast } from '@/lib/toast';
 import { useDownloadMyData } from '../api/export-data';
 import styles from './self-service.module.css';
@@ -13,11 +14,7 @@ export function DownloadData() {
         {t('data.title')}
       </h2>
       <p className={styles.intro}>{t('data.intro')}</p>
-      {download.isError && (
-        <p className="form-error" role="alert">
-          {download.error.message}
-        </p>
-      )}
+      {download.isError && <FormError>{download.error.message}</FormError>}
       <button
         type="button"
         className="button button--ghost"

@@ -1,5 +1,6 @@
 import type { Session } from '@tunes/shared/accounts';
 import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/form-field';
 import { toast } from '@/lib/toast';
 import { useEndSessions } from '../api/end-sessions';
 import { useSessions } from '../api/get-sessions';
@@ -35,11 +36,7 @@ export function SignedInDevices() {
       </h2>
       <p className={styles.intro}>{t('devices.intro')}</p>
       {sessions.isPending && <p role="status">{tCommon('loading')}</p>}
-      {sessions.isError && (
-        <p className="form-error" role="alert">
-          {sessions.error.message}
-        </p>
-      )}
+      {sessions.isError && <FormError>{sessions.error.message}</FormError>}
       {list.length > 0 && (
         <ul className={styles.devices} aria-labelledby="devices-title">
           {list.map((session) => (

@@ -2,6 +2,7 @@ import type { Profile } from '@tunes/shared/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
+import { FormError } from '@/components/form-field';
 import { currentSubscription } from '@/lib/auth';
 import { toast } from '@/lib/toast';
 import { useLeavePlan } from '../api/leave-plan';
@@ -35,11 +36,7 @@ export function LeavePlan({ profile }: { profile: Profile }) {
       </button>
       <Dialog open={confirming} title={t('leave.dialog-title')} onClose={() => setConfirming(false)}>
         <p>{t('leave.dialog-text')}</p>
-        {leave.isError && (
-          <p className="form-error" role="alert">
-            {leave.error.message}
-          </p>
-        )}
+        {leave.isError && <FormError>{leave.error.message}</FormError>}
         <div className={styles.dialogActions}>
           <button
             type="button"
