@@ -304,8 +304,15 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('heading', { name: say('vouchers:title') })).toHaveCount(0);
 
       const plan = page.getByRole('region', { name: say('family:leave.title') });
-      await plan.getByRole('button', { name: say('family:leave.button') }).click();
+      const leaveButton = plan.getByRole('button', { name: say('family:leave.button') });
       const dialog = page.getByRole('dialog', { name: say('family:leave.dialog-title') });
+      // Escape closes the dialog and gives focus back; nothing has changed.
+      await leaveButton.click();
+      await expect(dialog).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(leaveButton).toBeFocused();
+      await page.keyboard.press('Enter');
       await expect(dialog).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: say('family:leave.confirm') }).click();

@@ -34,6 +34,13 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
     if (!open && element.open) element.close();
   }, [open]);
 
+  // Closed at once and told at once: the `close` event comes a task later, and a click on the
+  // opener in between would find the owner still thinking the dialog open.
+  const close = () => {
+    ref.current?.close();
+    onClose();
+  };
+
   // Removed while open (its owner unmounted it): close first, so focus goes back where it was.
   useLayoutEffect(
     () => () => {
@@ -47,16 +54,18 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
       ref={ref}
       className={danger ? `${styles.dialog} ${styles.danger}` : styles.dialog}
       aria-labelledby={titleId}
-      onClose={onClose}
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+      // Any other way it closed; ignored when it has been opened again since.
+      onClose={() => {
+        if (!ref.current?.open) onClose();
+      }}
     >
       {open && (
         <>
-          <button
-            type="button"
-            className={styles.close}
-            aria-label={t('dialog.close')}
-            onClick={() => ref.current?.close()}
-          >
+          <button type="button" className={styles.close} aria-label={t('dialog.close')} onClick={close}>
             <span aria-hidden="true">×</span>
           </button>
           <h2 id={titleId} className={styles.title} tabIndex={-1}>
