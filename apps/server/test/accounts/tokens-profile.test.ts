@@ -152,6 +152,8 @@ describe('profile, details and logins', () => {
         'PrimaryEmail',
         'PendingEmail',
         'PhoneNumber',
+        'PendingPhone',
+        'HasPassword',
         'IsPublic',
         'Language',
         'BirthYear',

@@ -65,10 +65,18 @@ function PeriodDetails({ subscription }: { subscription: SubscriptionView }) {
         <dt>{t('status.end')}</dt>
         <dd>{formatDate(subscription.EndDate, language)}</dd>
       </div>
-      <div>
-        <dt>{t('status.auto-renew')}</dt>
-        <dd>{subscription.IsAutoRenew ? t('status.yes') : t('status.no')}</dd>
-      </div>
+      {/* A member does not pay for the plan, so its renewal is not theirs to read (product.md §14). */}
+      {subscription.Role === 'member' ? (
+        <div>
+          <dt>{t('status.paid-by')}</dt>
+          <dd>{t('status.paid-by-owner')}</dd>
+        </div>
+      ) : (
+        <div>
+          <dt>{t('status.auto-renew')}</dt>
+          <dd>{subscription.IsAutoRenew ? t('status.yes') : t('status.no')}</dd>
+        </div>
+      )}
     </>
   );
 }
