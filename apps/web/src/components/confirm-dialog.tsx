@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId } from 'react';
 import styles from './confirm-dialog.module.css';
+import { Dialog } from './dialog';
 
 interface ConfirmDialogProps {
   title: string;
@@ -16,10 +17,10 @@ interface ConfirmDialogProps {
 }
 
 /**
- * A modal question before an action that is hard to undo, in place of `window.confirm` (which
- * cannot be styled, translated by the site or tested as a page): a native `<dialog>` opened
- * modal, so focus stays inside and Escape cancels. Focus starts on the safe choice and goes back
- * to what had it when the dialog closes. Render it only while the question is asked.
+ * A question before an action that is hard to undo, in place of `window.confirm` (which cannot
+ * be styled, translated by the site or tested as a page): the site's one `Dialog` as an alert
+ * dialog, focus on the safe choice, Escape cancels (not while the action runs). Render it only
+ * while the question is asked.
  */
 export function ConfirmDialog({
   title,
@@ -31,48 +32,28 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
   const textId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (element && !element.open) element.showModal();
-    cancel.current?.focus();
-    return () => {
-      element?.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-
   return (
-    <dialog
-      ref={dialog}
-      className={styles.dialog}
+    <Dialog
+      open
+      title={title}
+      danger={danger}
       role="alertdialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onCancel={(event) => {
-        event.preventDefault();
+      describedBy={textId}
+      onClose={() => {
         if (!busy) onCancel();
       }}
     >
-      <h2 id={titleId} className={styles.title}>
-        {title}
-      </h2>
       <div id={textId} className={styles.text}>
         {children}
       </div>
       <div className={styles.actions}>
         <button
-          ref={cancel}
           type="button"
           className="button button--ghost"
           onClick={onCancel}
           disabled={busy}
+          data-autofocus
         >
           {cancelLabel}
         </button>
@@ -86,6 +67,6 @@ export function ConfirmDialog({
           {confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -9,6 +9,10 @@ interface Props {
   onClose(): void;
   /** Red title and border for what cannot be undone. */
   danger?: boolean;
+  /** `alertdialog` for a question that interrupts (a confirmation); its text is the description. */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the element that describes the dialog (an alert dialog's question). */
+  describedBy?: string;
   children: ReactNode;
 }
 
@@ -17,7 +21,7 @@ interface Props {
  * behind inert, Escape closes, and closing — or removing it while open — returns focus to the
  * control that opened it. Its content mounts only while open, so each opening starts fresh.
  */
-export function Dialog({ open, title, onClose, danger = false, children }: Props) {
+export function Dialog({ open, title, onClose, danger = false, role, describedBy, children }: Props) {
   const { t } = useTranslation('common');
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -54,6 +58,8 @@ export function Dialog({ open, title, onClose, danger = false, children }: Props
       ref={ref}
       className={danger ? `${styles.dialog} ${styles.danger}` : styles.dialog}
       aria-labelledby={titleId}
+      {...(role === 'alertdialog' ? { role } : {})}
+      {...(describedBy ? { 'aria-describedby': describedBy } : {})}
       onCancel={(event) => {
         event.preventDefault();
         close();
