@@ -33,6 +33,7 @@ import { metrics } from './plugins/metrics.js';
 import { openapi } from './plugins/openapi.js';
 import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
+import { tracing } from './plugins/tracing.js';
 import { webApp } from './plugins/web-app.js';
 
 /** Routes of each module under /dev (development only): outbox, test helpers. */
@@ -90,6 +91,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(textGuard);
   await app.register(jobs);
   await app.register(metrics);
+  await app.register(tracing);
 
   const databaseReady = waitForDatabase(deps.databaseReady);
   await app.register(

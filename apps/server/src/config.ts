@@ -78,6 +78,9 @@ const envSchema = z
     SANDBOX_GATEWAY_SECRET: secret.default(DEV_SECRET),
 
     COUPON_SERVICE_URL: z.url().optional(),
+    /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); no tracing without it. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('tunes'),
     /** Bearer token for GET /metrics; the route is absent without it. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   })
