@@ -123,7 +123,7 @@ export const paymentEntrySchema = z
 export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
 export const paymentHistorySchema = z.array(paymentEntrySchema);
 
-/** `GET /api/users/me/payments/{invoiceId}`: what the printable receipt shows. */
+/** `GET /api/users/me/receipts/{invoiceId}`: what the printable receipt shows. */
 export const receiptSchema = paymentEntrySchema
   .extend({
     buyer: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }),

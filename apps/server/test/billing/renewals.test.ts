@@ -94,7 +94,7 @@ describe('renewal with a saved card', () => {
 
     const receipt = await t.app.inject({
       method: 'GET',
-      url: `/api/users/me/payments/${encodeURIComponent(renewals[0] ?? '')}`,
+      url: `/api/users/me/receipts/${encodeURIComponent(renewals[0] ?? '')}`,
       headers,
     });
     expect(receipt.statusCode, receipt.body).toBe(200);

@@ -2,26 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/admin/run-cli.js';
+import { runAdmin } from '../helpers/admin.js';
 import { testDatabaseKind } from '../helpers/test-app.js';
 
-/** `npm run admin -- …` as an operator runs it: its output and its exit code. */
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tunes-cli-'));
 
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-  });
-  return { code, stdout, stderr };
-}
+const admin = (...args: string[]) => runAdmin(dataDir, ...args);
 
 const COMMANDS = [
   'backup',

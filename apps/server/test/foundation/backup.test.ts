@@ -2,25 +2,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/admin/run-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openConfiguredDatabase } from '../../src/runtime.js';
+import { runAdmin } from '../helpers/admin.js';
 import { testDatabaseKind } from '../helpers/test-app.js';
 
-async function admin(dataDir: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-  });
-  return { code, stdout, stderr };
-}
+const admin = runAdmin;
 
 // Backups of the embedded database; PostgreSQL's are pg_dump's (the command says so).
 describe.skipIf(testDatabaseKind === 'postgres')('npm run admin -- backup / restore', () => {

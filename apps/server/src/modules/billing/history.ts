@@ -68,7 +68,7 @@ export async function paymentHistory(deps: Pick<Deps, 'db'>, userId: string): Pr
   return rows.map(toEntry);
 }
 
-/** `GET /api/users/me/payments/{invoiceId}`: a paid invoice as its printable receipt shows it. */
+/** `GET /api/users/me/receipts/{invoiceId}`: a paid invoice as its printable receipt shows it. */
 export async function paymentReceipt(
   deps: Pick<Deps, 'db'>,
   userId: string,

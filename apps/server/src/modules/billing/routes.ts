@@ -123,7 +123,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   );
 
   routes.get(
-    '/users/me/payments/:invoiceId',
+    '/users/me/receipts/:invoiceId',
     {
       onRequest: app.authenticate,
       schema: {

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 
 export function getReceipt(invoiceId: string): Promise<Receipt> {
-  return apiRequest<Receipt>(`/api/users/me/payments/${encodeURIComponent(invoiceId)}`, {
+  return apiRequest<Receipt>(`/api/users/me/receipts/${encodeURIComponent(invoiceId)}`, {
     auth: true,
     errors: { messages: { 404: 'billing:receipt.not-found', other: 'billing:receipt.failed' } },
   });
