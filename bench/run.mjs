@@ -7,7 +7,8 @@
 //   web      Lighthouse (mobile and desktop) on / and /premium; compressed JS/CSS per route
 // Options (environment): BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_USERS_LARGE (1000000),
 //   BENCH_POSTGRES_URL (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
-//   a database tunes_bench_<pid> is created there and dropped), BENCH_SKIP=web,postgres,growth.
+//   a database tunes_bench_<pid> is created there and dropped), BENCH_SKIP=web,postgres,growth,renewals,
+//   BENCH_RENEWALS (100000): the renewal budget, run by bench/renewals.mjs in its own process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -238,6 +239,26 @@ try {
 } finally {
   await stop(baseline.child);
   rmSync(work, { recursive: true, force: true });
+}
+
+// The renewal budget: its own script (bench/renewals.mjs) in its own process, on PostgreSQL.
+if (!skip.has('renewals')) {
+  log(
+    `[${elapsed()}] renewals: ${process.env.BENCH_RENEWALS ?? 100_000} due on one day, reminded then charged by the job queue`,
+  );
+  const renewals = spawnSync(process.execPath, [path.join(root, 'bench/renewals.mjs')], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(renewals.stdout ?? '');
+  const file = path.join(root, 'bench/results/renewals-latest.json');
+  if (renewals.status === 0 && existsSync(file)) {
+    results.renewals = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8'));
+  } else {
+    log(`renewals: the benchmark failed (exit ${renewals.status})`);
+  }
 }
 
 results.finishedAt = new Date().toISOString();
