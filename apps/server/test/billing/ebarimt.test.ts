@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReceiptStep } from '../../src/modules/ebarimt/receipt-once.js';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
-import { ownSubscriptions, PLAN_CODES, shopper, subscriber, withPlans } from '../helpers/premium-factories.js';
+import {
+  ownSubscriptions,
+  PLAN_CODES,
+  shopper,
+  subscriber,
+  withPlans,
+} from '../helpers/premium-factories.js';
 import { answerAtBank, qpayCheckout, runDue } from '../helpers/qpay-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -16,7 +22,12 @@ afterAll(async () => {
 });
 
 const receiptsOf = (invoiceId: string) =>
-  t.db.selectFrom('ebarimt_receipts').selectAll().where('invoice_id', '=', invoiceId).orderBy('kind').execute();
+  t.db
+    .selectFrom('ebarimt_receipts')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('kind')
+    .execute();
 const taxAuthorityReceipts = (billIds: (string | null | undefined)[]) =>
   t.db
     .selectFrom('sandbox_ebarimt_receipts')
@@ -35,7 +46,11 @@ async function receipt(headers: Record<string, string>, invoiceId: string) {
 }
 
 async function outage(receipts: number) {
-  const ordered = await t.app.inject({ method: 'POST', url: '/sandbox-ebarimt/test/outages', payload: { receipts } });
+  const ordered = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox-ebarimt/test/outages',
+    payload: { receipts },
+  });
   expect(ordered.statusCode).toBe(204);
 }
 
@@ -115,9 +130,9 @@ describe('e-barimt for every paid invoice', () => {
       url: '/api/users/me/payments',
       headers: { StoreId: 'MNCO', ...(await t.authHeader(user.id)) },
     });
-    expect(history.json().map((entry: { receipt: { ebarimt: unknown } }) => entry.receipt.ebarimt)).not.toContain(
-      null,
-    );
+    expect(
+      history.json().map((entry: { receipt: { ebarimt: unknown } }) => entry.receipt.ebarimt),
+    ).not.toContain(null);
     t.clock.set(Date.now());
   });
 
@@ -213,7 +228,10 @@ describe('company e-barimt', () => {
     const url = `/api/users/me/payments/${encodeURIComponent(invoiceId)}/company-receipt`;
     const asked = await t.app.inject({ method: 'POST', url, headers, payload: { registry: '5317878' } });
     expect(asked.statusCode, asked.body).toBe(202);
-    expect(asked.json()).toEqual({ status: 'pending', company: { registry: '5317878', name: 'Тэнгэр Медиа ХХК' } });
+    expect(asked.json()).toEqual({
+      status: 'pending',
+      company: { registry: '5317878', name: 'Тэнгэр Медиа ХХК' },
+    });
     expect((await receipt(headers, invoiceId)).companyReceipt.status).toBe('pending');
     const again = await t.app.inject({ method: 'POST', url, headers, payload: { registry: '2345678' } });
     expect(again.statusCode).toBe(409);
@@ -249,12 +267,26 @@ describe('company e-barimt', () => {
     const owner = await subscriber(t, PLAN_CODES.premium);
     const other = await shopper(t);
     const url = `/api/users/me/payments/${encodeURIComponent(owner.invoiceId)}/company-receipt`;
-    const foreign = await t.app.inject({ method: 'POST', url, headers: other.headers, payload: { registry: '1234567' } });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: other.headers,
+      payload: { registry: '1234567' },
+    });
     expect(foreign.statusCode).toBe(404);
-    const unknown = await t.app.inject({ method: 'POST', url, headers: owner.headers, payload: { registry: '7654321' } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: owner.headers,
+      payload: { registry: '7654321' },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ error: 'unknown_company', field: 'registry' });
-    const notFound = await t.app.inject({ method: 'GET', url: '/api/ebarimt/companies/7654321', headers: owner.headers });
+    const notFound = await t.app.inject({
+      method: 'GET',
+      url: '/api/ebarimt/companies/7654321',
+      headers: owner.headers,
+    });
     expect(notFound.statusCode).toBe(400);
     expect(DAY).toBeGreaterThan(0);
   });

@@ -45,7 +45,8 @@ const ROUTES: readonly SiteRoute[] = [
     namespaces: ['accounts', 'premium', 'family', 'vouchers'],
   },
   { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
-  { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium'] },
+  { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium', 'ebarimt'] },
+  { path: /^\/pay\/[^/]+\/?$/i, page: lazyPage(() => import('./routes/pay')), namespaces: ['premium'] },
   { path: '/failed', page: lazyPage(() => import('./routes/failed')), namespaces: ['premium'] },
   // One route for both addresses, so moving between them keeps the page (and its open answers).
   {

@@ -2,6 +2,7 @@ import type accounts from './locales/en/accounts.json';
 import type common from './locales/en/common.json';
 import type content from './locales/en/content.json';
 import type contentHelp from './locales/en/content-help.json';
+import type ebarimt from './locales/en/ebarimt.json';
 import type family from './locales/en/family.json';
 import type premium from './locales/en/premium.json';
 import type vouchers from './locales/en/vouchers.json';
@@ -18,6 +19,7 @@ export interface Resources {
   vouchers: typeof vouchers;
   content: typeof content;
   'content-help': typeof contentHelp;
+  ebarimt: typeof ebarimt;
 }
 
 declare module 'i18next' {

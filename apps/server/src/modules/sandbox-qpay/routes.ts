@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
@@ -70,13 +70,21 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
   const refuse = (message = 'The access token is missing, unknown or expired.') =>
     new AppError(401, 'AUTHENTICATION_FAILED', message);
 
-  /** The merchant of the request's access token. */
-  const merchant = async (authorization: string | undefined) => {
-    const token = bearer(authorization);
+  /** The merchant of each request's access token, checked before its body is read. */
+  const merchants = new WeakMap<FastifyRequest, string>();
+  const requireToken = async (request: FastifyRequest) => {
+    const token = bearer(request.headers.authorization);
     const clientId = token ? await tokenOwner(deps, token, 'access') : undefined;
+    if (!clientId) throw refuse();
+    merchants.set(request, clientId);
+  };
+  const merchant = (request: FastifyRequest) => {
+    const clientId = merchants.get(request);
     if (!clientId) throw refuse();
     return clientId;
   };
+  const withToken = { onRequest: requireToken } as const;
+  const bearerSecurity = [{ bearer: [] }];
   const ownInvoice = async (clientId: string, id: string) => {
     const invoice = await findSandboxQpayInvoice(deps, id);
     if (!invoice || invoice.client_id !== clientId) {
@@ -91,6 +99,7 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox qpay'],
         summary: 'An access token for HTTP Basic client credentials (QPay v2)',
+        security: [{ basic: [] }],
         response: { 200: z.looseObject({ access_token: z.string() }), 401: qpayError },
       },
     },
@@ -112,6 +121,7 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox qpay'],
         summary: 'A new access token for a refresh token (QPay v2)',
+        security: bearerSecurity,
         response: { 200: z.looseObject({ access_token: z.string() }), 401: qpayError },
       },
     },
@@ -126,15 +136,17 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
   routes.post(
     '/v2/invoice',
     {
+      ...withToken,
       schema: {
         tags: ['sandbox qpay'],
         summary: 'Create an invoice: its QR (text and PNG), short link and bank-app links (QPay v2)',
+        security: bearerSecurity,
         body: invoiceRequest,
         response: { 200: z.looseObject({ invoice_id: z.string() }), 400: qpayError, 401: qpayError },
       },
     },
     async (request) => {
-      const clientId = await merchant(request.headers.authorization);
+      const clientId = merchant(request);
       const { body } = request;
       if (body.invoice_code !== config.QPAY_INVOICE_CODE) {
         throw new AppError(400, 'INVOICE_CODE_INVALID', 'Unknown invoice code.');
@@ -168,15 +180,17 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
   routes.get(
     '/v2/invoice/:id',
     {
+      ...withToken,
       schema: {
         tags: ['sandbox qpay'],
         summary: 'An invoice and its state (QPay v2)',
+        security: bearerSecurity,
         params: idParams,
         response: { 200: z.looseObject({ invoice_status: z.string() }), 401: qpayError, 404: qpayError },
       },
     },
     async (request) => {
-      const invoice = await ownInvoice(await merchant(request.headers.authorization), request.params.id);
+      const invoice = await ownInvoice(merchant(request), request.params.id);
       return {
         invoice_id: invoice.id,
         invoice_status: invoice.status,
@@ -191,15 +205,17 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
   routes.delete(
     '/v2/invoice/:id',
     {
+      ...withToken,
       schema: {
         tags: ['sandbox qpay'],
         summary: 'Cancel an unpaid invoice (QPay v2)',
+        security: bearerSecurity,
         params: idParams,
         response: { 200: z.object({}), 400: qpayError, 401: qpayError, 404: qpayError },
       },
     },
     async (request) => {
-      const invoice = await ownInvoice(await merchant(request.headers.authorization), request.params.id);
+      const invoice = await ownInvoice(merchant(request), request.params.id);
       const status = await cancelSandboxQpayInvoice(deps, invoice.id);
       if (status === 'PAID') throw new AppError(400, 'INVOICE_PAID', 'A paid invoice cannot be cancelled.');
       return {};
@@ -209,15 +225,17 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
   routes.post(
     '/v2/payment/check',
     {
+      ...withToken,
       schema: {
         tags: ['sandbox qpay'],
         summary: "An invoice's payments (QPay v2)",
+        security: bearerSecurity,
         body: checkRequest,
         response: { 200: z.looseObject({ count: z.number() }), 401: qpayError, 404: qpayError },
       },
     },
     async (request) => {
-      const invoice = await ownInvoice(await merchant(request.headers.authorization), request.body.object_id);
+      const invoice = await ownInvoice(merchant(request), request.body.object_id);
       const rows = await sandboxQpayPayments(deps, invoice.id);
       const paid = rows.filter((row) => row.status === 'PAID').reduce((sum, row) => sum + row.amount, 0);
       return {

@@ -1,18 +1,30 @@
 import { useMutation } from '@tanstack/react-query';
+import type { CheckoutRequest } from '@tunes/shared/billing';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
 
+export interface CheckoutChoice {
+  merchantCode: string;
+  /** A company's registry number for a company e-barimt. */
+  ebarimtRegistry?: string | undefined;
+}
+
 /** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
-export function startCheckout(merchantCode: string): Promise<CheckoutResponse> {
+export function startCheckout({ merchantCode, ebarimtRegistry }: CheckoutChoice): Promise<CheckoutResponse> {
+  const body: CheckoutRequest = {
+    MerchantCode: merchantCode,
+    ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
+  };
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {
     method: 'POST',
-    json: { MerchantCode: merchantCode },
+    json: body,
     auth: true,
     errors: {
       messages: {
         [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:checkout.gateway-error',
+        unknown_company: 'premium:qpay.unknown-company',
         other: 'premium:checkout.failed',
       },
       toast: 'message',
