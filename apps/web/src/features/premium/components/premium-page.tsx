@@ -47,6 +47,8 @@ export function PremiumPage() {
   const session = useSession();
   const profile = useProfile();
   const subscribed = useIsSubscribed();
+  // A QPay payment in progress keeps its invoice in the address, so a reload shows it again.
+  const pendingQpay = new URLSearchParams(useSearch()).get('invoice');
   const loaded = usePlans();
   // The cards render in a transition React can pause: arriving plans are not one long task
   // while the page becomes interactive (TBT, performance.md).
@@ -57,13 +59,12 @@ export function PremiumPage() {
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
   const [payment, setPayment] = useState<PaymentChoice>({ method: 'card', company: false, registry: '' });
   const [registryError, setRegistryError] = useState<ValidationKey>();
-  // A QPay payment in progress keeps its invoice in the address, so a reload shows it again.
-  const pendingQpay = new URLSearchParams(useSearch()).get('invoice');
 
-  // product.md §4: a subscribed user is sent to the home page.
+  // product.md §4: a subscribed user is sent to the home page, unless a QPay payment is on
+  // screen: it goes to /success itself once its status says paid.
   useEffect(() => {
-    if (subscribed) navigate('/', { replace: true });
-  }, [subscribed, navigate]);
+    if (subscribed && !pendingQpay) navigate('/', { replace: true });
+  }, [subscribed, pendingQpay, navigate]);
 
   const forSale = plansForSale(plans);
   // The select is there from the first paint (with the payment currency while plans load), so
