@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { baseUrl, expect, type SignedInUser, test } from '../fixtures';
+import { seriousViolations } from './a11y-helpers';
 
 const LOTTERY = /^[A-Z]{2} \d{8}$/;
 
@@ -51,6 +52,7 @@ test.describe('paying with QPay through the sandbox', () => {
     await expect(qpay.getByRole('status')).toHaveText(/Waiting for your payment/);
     // A computer shows the QR, not the bank apps.
     await expect(qpay.getByRole('link', { name: /Khan bank/ })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const address = page.url();
     await page.reload();
@@ -71,6 +73,7 @@ test.describe('paying with QPay through the sandbox', () => {
     await expect(ebarimt.getByText(LOTTERY)).toBeVisible();
     await expect(ebarimt.getByRole('img', { name: 'E-barimt QR code' })).toBeVisible();
     await expect(ebarimt.getByText(/^\d{33}$/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
 
     expect(await subscriptions(page, user)).toHaveLength(1);
     const history = (await (await api(page, user, '/api/users/me/payments')).json()) as {
@@ -97,6 +100,7 @@ test.describe('paying with QPay through the sandbox', () => {
     await expect(khan).toBeVisible();
     await expect(khan.locator('img')).toHaveAttribute('src', /\/sandbox-qpay\/logos\/khanbank\.svg$/);
     await expect(qpay.getByRole('img', { name: /QPay QR код/ })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The bank app's deep link opens (here, the sandbox's bank screen), then the listener comes back.
     await khan.click();
