@@ -5,7 +5,7 @@ const MAX_QR_TEXT = 2000;
 
 /**
  * A QR code of `text` as a PNG in base64 (QPay's `qr_image` form), made on the server with the
- * `qrcode` package (decision 0014). Bounded input, so a caller cannot make it work hard.
+ * `qrcode` package (decision 0017). Bounded input, so a caller cannot make it work hard.
  */
 export async function qrPngBase64(text: string): Promise<string> {
   if (text.length === 0 || text.length > MAX_QR_TEXT) throw new RangeError('QR text length out of range');

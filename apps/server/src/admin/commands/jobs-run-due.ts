@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createDeps } from '../../deps.js';
 import { JobQueue } from '../../lib/job-queue.js';
 import { registerBillingJobs } from '../../modules/billing/jobs.js';
+import { ebarimtJobKind } from '../../modules/ebarimt/jobs.js';
 import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
 import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
 import type { AdminCommand } from '../command.js';
@@ -14,7 +15,7 @@ import type { AdminCommand } from '../command.js';
 export const command: AdminCommand = {
   name: 'jobs:run-due',
   summary:
-    'Run every due background job once (renewal reminders, charges, retries and lapses, pending invoices, message redelivery) and print how many of each ran.',
+    'Run every due background job once (renewal reminders, charges, retries and lapses, pending invoices, e-barimt receipts, message redelivery) and print how many of each ran.',
   usage: 'jobs:run-due',
   async run(args, { config, db: openDb, print }) {
     parseArgs({ args, options: {} });
@@ -32,6 +33,7 @@ export const command: AdminCommand = {
     };
     const queue = new JobQueue(db, base.dbKind, base.clock, log);
     registerBillingJobs(queue, deps);
+    if (config.ebarimtEnabled) queue.register(ebarimtJobKind(deps));
     try {
       const { ran } = await queue.runDue();
       for (const { name, count } of ran) print(`${name}: ${count}`);
