@@ -27,6 +27,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The built server as N processes behind HAProxy (scripts/lib/cluster.mjs); after a build.
+          name: 'cluster',
+          include: ['apps/server/test-cluster/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          pool: 'forks',
+          maxWorkers: 1,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           include: ['apps/server/test/**/*.test.ts'],
           globalSetup: ['apps/server/test/global-setup.ts'],

@@ -1,4 +1,5 @@
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { STORE_ID } from '@tunes/shared/constants';
 
 /** A user signed in through the real API (product.md §4 mobile login). */
 export interface SignedInUser {
@@ -23,7 +24,11 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-const STORE = { StoreId: 'MNCO' };
+/** The header of every request the site sends (docs/api.md). */
+export const STORE = { StoreId: STORE_ID };
+
+/** The site's headers for the holder of an access token. */
+export const bearer = (accessToken: string) => ({ ...STORE, Authorization: `Bearer ${accessToken}` });
 
 /** The site's origin for the running e2e server. */
 export function baseUrl(): string {

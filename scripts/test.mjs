@@ -4,6 +4,8 @@
 //   unit        Vitest, pure functions of every package
 //   integration the API against PGlite, and against PostgreSQL when DATABASE_URL is set
 //   e2e         Playwright in the system Chromium against the built site
+//   cluster     the built server as 3 processes behind HAProxy on PostgreSQL and Redis (scale-out),
+//               when DATABASE_URL and REDIS_URL are set (as root it installs Debian's haproxy)
 // Set TEST_LAYERS=unit,integration to run some layers only (the summary still names skipped ones).
 // On a fresh clone it first installs the dependencies (npm ci) and, as root, Debian's Chromium.
 import { spawnSync } from 'node:child_process';
@@ -78,9 +80,26 @@ if (wants('integration')) {
     process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
   }
 }
-if (wants('e2e')) {
-  if (run('build', 'npm', ['run', 'build'])) {
-    run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+const clusterReady = () =>
+  spawnSync('sh', ['-c', 'command -v haproxy || test -x /usr/sbin/haproxy']).status === 0;
+if (wants('cluster') && process.env.DATABASE_URL && process.env.REDIS_URL && !clusterReady()) {
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    process.stdout.write("\n▶ setup: installing Debian's haproxy for the scale-out layer\n");
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'haproxy'], { stdio: 'inherit' });
+  }
+}
+const built = wants('e2e') || wants('cluster') ? run('build', 'npm', ['run', 'build']) : false;
+if (wants('e2e') && built) {
+  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+}
+if (wants('cluster') && built) {
+  if (process.env.DATABASE_URL && process.env.REDIS_URL && clusterReady()) {
+    run('scale-out (3 processes behind HAProxy)', 'npx', ['vitest', 'run', '--project', 'cluster']);
+  } else {
+    process.stdout.write(
+      '\n(scale-out not run: it needs DATABASE_URL, REDIS_URL and HAProxy — sudo apt-get install -y haproxy)\n',
+    );
   }
 }
 

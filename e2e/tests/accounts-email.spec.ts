@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { expect, latestMessage, randomEmail, registerEmailUserByApi, signInByApi, test } from '../fixtures';
+import {
+  bearer,
+  expect,
+  latestMessage,
+  randomEmail,
+  registerEmailUserByApi,
+  signInByApi,
+  test,
+} from '../fixtures';
 
 /** The login modal with the E-mail method chosen (product.md §2). */
 async function openEmailLogin(page: Page) {
@@ -95,7 +103,7 @@ test.describe('e-mail accounts', () => {
     // A mobile user puts the address on their profile (confirmed by its code), so it is in use.
     const owner = await signInByApi(page.request);
     const email = randomEmail('taken');
-    const auth = { StoreId: 'MNCO', Authorization: `Bearer ${owner.access_token}` };
+    const auth = bearer(owner.access_token);
     const patched = await page.request.patch('/api/users/me/details', {
       headers: auth,
       data: { Email: email },

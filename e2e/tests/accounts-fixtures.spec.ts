@@ -1,4 +1,4 @@
-import { expect, readOutbox, signInByApi, test } from '../fixtures';
+import { bearer, expect, readOutbox, signInByApi, test } from '../fixtures';
 
 test.describe('sign-in fixtures', () => {
   test('signIn registers a fresh number through the API and the site sees the session', async ({
@@ -10,7 +10,7 @@ test.describe('sign-in fixtures', () => {
     const [sms] = await readOutbox(page.request, user.msisdn);
     expect(sms).toMatchObject({ channel: 'sms', to: user.msisdn, code: expect.stringMatching(/^\d{4}$/) });
     const profile = await page.request.get(`/api/users/${user.sub}/profile`, {
-      headers: { StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` },
+      headers: bearer(user.access_token),
     });
     expect(profile.ok()).toBe(true);
     expect(await profile.json()).toMatchObject({ UserId: user.sub, PhoneNumber: user.msisdn });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   baseUrl,
+  bearer,
   expect,
   latestMessage,
   mintSilentLoginToken,
@@ -9,8 +10,6 @@ import {
   test,
   writeAuthCookie,
 } from '../fixtures';
-
-const STORE = { StoreId: 'MNCO' };
 
 /** The session cookie's fields, or null when there is none. */
 async function sessionCookie(page: Page): Promise<Record<string, string> | null> {
@@ -131,7 +130,7 @@ test.describe('session', () => {
     await expect(details.getByText('Батбаяр Дорж')).toBeVisible();
     await expect(details.getByText(address)).toBeVisible();
     const profile = await page.request.get(`/api/users/${user.sub}/profile`, {
-      headers: { ...STORE, Authorization: `Bearer ${(await sessionCookie(page))?.access_token}` },
+      headers: bearer((await sessionCookie(page))?.access_token ?? ''),
     });
     expect(await profile.json()).toMatchObject({
       FirstName: 'Батбаяр',
@@ -154,7 +153,7 @@ test.describe('session', () => {
     });
     const { access_token: expiredToken } = (await expired.json()) as { access_token: string };
     const rejected = await page.request.get(`/api/users/${user.sub}/profile`, {
-      headers: { ...STORE, Authorization: `Bearer ${expiredToken}` },
+      headers: bearer(expiredToken),
     });
     expect(rejected.status()).toBe(401);
     const stale: SignedInUser = { ...user, access_token: expiredToken };

@@ -1,7 +1,15 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { baseUrl, expect, latestMessage, randomMsisdn, type SignedInUser, signIn, test } from '../fixtures';
+import {
+  baseUrl,
+  bearer,
+  expect,
+  latestMessage,
+  randomMsisdn,
+  type SignedInUser,
+  signIn,
+  test,
+} from '../fixtures';
 
-const STORE = { StoreId: 'MNCO' };
 const JOINED = 'You are now part of the family plan!';
 const INVALID = 'Something went wrong. This invite may have already been used or expired.';
 const ALREADY_SUBSCRIBED =
@@ -18,7 +26,7 @@ async function voucherFor(request: APIRequestContext, plan: string): Promise<str
 
 async function setFirstName(request: APIRequestContext, user: SignedInUser, name: string) {
   const response = await request.patch(`${baseUrl()}/api/users/me/details`, {
-    headers: { ...STORE, Authorization: `Bearer ${user.access_token}` },
+    headers: bearer(user.access_token),
     data: { FirstName: name },
   });
   expect(response.ok()).toBe(true);
@@ -132,7 +140,7 @@ test.describe('family plan', () => {
 
     // A member sees the shared plan as their subscription.
     const memberProfile = await saraa.page.request.get(`${baseUrl()}/api/users/${saraa.user.sub}/profile`, {
-      headers: { ...STORE, Authorization: `Bearer ${saraa.user.access_token}` },
+      headers: bearer(saraa.user.access_token),
     });
     expect((await memberProfile.json()).Subscriptions[0]).toMatchObject({
       OwnerId: owner.sub,

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { baseUrl, expect, type SignedInUser, test } from '../fixtures';
+import { baseUrl, bearer, expect, type SignedInUser, test } from '../fixtures';
 
 const PLANS = [
   { code: 'PREMIUM_1M', name: 'Premium', price: '6,900 ₮', users: '1 user' },
@@ -26,8 +26,8 @@ const DECLINED_CARD = '4000 0000 0000 0002';
 
 const planCard = (page: Page, name: string) => page.getByRole('article', { name, exact: true });
 
-async function choosePlan(page: Page, name: string) {
-  await page.goto('/premium');
+async function choosePlan(page: Page, name: string, { keepOnPage = false } = {}) {
+  if (!keepOnPage) await page.goto('/premium');
   await planCard(page, name).getByRole('button', { name: 'Get package' }).click();
   await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=[\w-]+&os=PC$/);
 }
@@ -41,7 +41,7 @@ async function payWithCard(page: Page, card: string) {
 
 async function expectNoSubscription(page: Page, user: SignedInUser) {
   const response = await page.request.get(`${baseUrl()}/api/users/${user.sub}/subscriptions/`, {
-    headers: { StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` },
+    headers: bearer(user.access_token),
     params: { IsFutureActive: 'false' },
   });
   expect(await response.json()).toEqual([]);
@@ -117,10 +117,10 @@ test.describe('buying Premium with the sandbox card gateway', () => {
       const today = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(new Date());
       await expect(status.getByText(today).first()).toBeVisible();
       await expect(status.getByRole('definition').filter({ hasText: 'Yes' })).toBeVisible();
-      // No card is stored: the profile says access ends unless the renewal is paid.
-      await expect(
-        status.getByText(/continues after .+ only once the renewal payment is received/),
-      ).toBeVisible();
+      // The card was kept for renewals (the checkout's default): the billing block says so.
+      const billing = page.getByRole('region', { name: 'Billing' });
+      await expect(billing.getByText('Visa •••• 4242')).toBeVisible();
+      await expect(billing.getByRole('definition').filter({ hasText: plan.price })).toBeVisible();
 
       await page.goto('/premium');
       await expect(page).toHaveURL(`${baseUrl()}/`);
@@ -160,15 +160,40 @@ test.describe('buying Premium with the sandbox card gateway', () => {
     await expect(page).toHaveURL(/\/success/);
     await page.goto('/profile');
     const status = page.getByRole('region', { name: 'Subscription' });
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toContain('Cancel Premium? Auto-renew will be turned off');
-      void dialog.accept();
-    });
     await status.getByRole('button', { name: 'Cancel Premium' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel Premium?' });
+    await expect(dialog).toHaveAccessibleDescription(/Auto-renew will be turned off/);
+    await dialog.getByRole('button', { name: 'Cancel Premium' }).click();
     await expect(status.getByText(/Premium is cancelled\. You keep access until/)).toBeVisible();
     await expect(status.getByText('Active', { exact: true })).toBeVisible();
     await expect(status.getByRole('definition').filter({ hasText: /^No$/ })).toBeVisible();
     await expect(status.getByRole('button', { name: 'Cancel Premium' })).toHaveCount(0);
+    // The billing block offers to turn auto-renew back on.
+    const billing = page.getByRole('region', { name: 'Billing' });
+    await expect(billing.getByText(/Premium ends on .+ — auto-renew is off\./)).toBeVisible();
+    await billing.getByRole('button', { name: 'Resume auto-renew' }).click();
+    await expect(status.getByRole('definition').filter({ hasText: /^Yes$/ })).toBeVisible();
+    await expect(billing.getByText('Next charge')).toBeVisible();
+  });
+
+  test('without the saved card, the profile says renewals come as a payment link', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn();
+    await page.goto('/premium');
+    const save = page.getByRole('checkbox', { name: 'Save my card for renewals' });
+    await save.uncheck();
+    await expect(save).toHaveAccessibleDescription(/Your card won't be kept/);
+    await choosePlan(page, 'Premium', { keepOnPage: true });
+    await payWithCard(page, PAID_CARD);
+    await expect(page).toHaveURL(/\/success/);
+    await page.goto('/profile');
+    const billing = page.getByRole('region', { name: 'Billing' });
+    await expect(
+      billing.getByText('No card saved. Renewals come as a payment link by SMS or e-mail.'),
+    ).toBeVisible();
+    await expect(billing.getByText(/No card is saved, so we'll send you a payment link/)).toBeVisible();
   });
 
   test('the mobile menu hides Premium once subscribed and shows the store note for App Store plans', async ({

@@ -82,6 +82,19 @@ test.describe('paying with QPay through the sandbox', () => {
     }[];
     expect(history[0]?.method).toBe('qpay');
     expect(history[0]?.receipt.ebarimt?.lottery).toMatch(LOTTERY);
+
+    // The payment history names the lottery number; the printable receipt shows the e-barimt.
+    const lottery = history[0]?.receipt.ebarimt?.lottery ?? '';
+    await page.goto('/profile');
+    await expect(page.getByText(`E-barimt lottery ${lottery}`)).toBeVisible();
+    await page
+      .getByRole('link', { name: /^Receipt/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/receipts\//);
+    const printed = page.getByRole('region', { name: 'E-barimt (VAT receipt)' });
+    await expect(printed.getByText(lottery)).toBeVisible();
+    await expect(printed.getByRole('img', { name: 'E-barimt QR code' })).toBeVisible();
   });
 
   test('on a phone, in Mongolian: bank-app buttons with logos and names; the bank app pays and the site reaches /success', async ({

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
-import { loggerOptions } from './lib/logging.js';
+import { loggerOptions, OneLinePerRequest } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
@@ -32,9 +32,11 @@ import { waitForDatabase } from './plugins/database-ready.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { frameworkErrorOptions } from './plugins/framework-errors.js';
 import { jobs } from './plugins/jobs.js';
+import { metrics } from './plugins/metrics.js';
 import { openapi } from './plugins/openapi.js';
 import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
+import { tracing } from './plugins/tracing.js';
 import { webApp } from './plugins/web-app.js';
 
 /** Routes of each module under /dev (development only): outbox, test helpers. */
@@ -68,7 +70,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const securityHeaders = securityHeadersFor(deps.config.isProduction);
   const app = Fastify({
     ...frameworkErrorOptions(securityHeaders),
-    logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL),
+    logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
+    logController: new OneLinePerRequest(),
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     genReqId: (request) => {
@@ -90,6 +93,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(auth);
   await app.register(textGuard);
   await app.register(jobs);
+  await app.register(metrics);
+  await app.register(tracing);
 
   const databaseReady = waitForDatabase(deps.databaseReady);
   await app.register(

@@ -46,6 +46,8 @@ const envSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json` (default in production) or `pretty`, one readable line per request (default otherwise). */
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     TRUST_PROXY: booleanFromEnv.default(false),
     SEED_DEMO_DATA: booleanFromEnv.optional(),
     WEB_DIST_DIR: z.string().optional(),
@@ -113,6 +115,11 @@ const envSchema = z
       .default('8413100'),
 
     COUPON_SERVICE_URL: z.url().optional(),
+    /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); no tracing without it. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('tunes'),
+    /** Bearer token for GET /metrics; the route is absent without it. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -171,8 +178,15 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config
   extends Omit<
     Env,
-    'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAYMENT_PROVIDER_URL' | 'QPAY_URL' | 'EBARIMT_URL' | 'EBARIMT_INFO_URL'
+    | 'PUBLIC_URL'
+    | 'SEED_DEMO_DATA'
+    | 'PAYMENT_PROVIDER_URL'
+    | 'LOG_FORMAT'
+    | 'QPAY_URL'
+    | 'EBARIMT_URL'
+    | 'EBARIMT_INFO_URL'
   > {
+  LOG_FORMAT: 'json' | 'pretty';
   /** The site's own origin, used in links sent by e-mail and SMS. */
   PUBLIC_URL: string;
   SEED_DEMO_DATA: boolean;
@@ -211,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     PUBLIC_URL: publicUrl,
     SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
+    LOG_FORMAT: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     PAYMENT_PROVIDER_URL: (env.PAYMENT_PROVIDER_URL ?? `${publicUrl}/sandbox-gateway`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
     paymentsEnabled: env.NODE_ENV !== 'production' || env.PAYMENT_PROVIDER_URL !== undefined,

@@ -21,6 +21,8 @@ export interface Deps {
   accessTokens: AccessTokens;
   /** Every limit goes through this (lib/limits.ts lists them). */
   throttle: Throttle;
+  /** The PostgreSQL pool's connections (metrics); absent on PGlite. */
+  dbPoolStats?: () => { total: number; idle: number; waiting: number };
   /** Releases what the deps opened themselves (Redis); the database belongs to the caller. */
   close(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export interface DepsInput {
   dbKind: DatabaseKind;
   clock?: Clock;
   databaseReady?: Promise<void>;
+  dbPoolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 export function createDeps({
@@ -39,6 +42,7 @@ export function createDeps({
   dbKind,
   clock = systemClock,
   databaseReady = Promise.resolve(),
+  dbPoolStats,
 }: DepsInput): Deps {
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
@@ -49,6 +53,7 @@ export function createDeps({
     dbKind,
     clock,
     databaseReady,
+    ...(dbPoolStats ? { dbPoolStats } : {}),
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
     throttle: redis ? new RedisThrottle(redis, clock) : new DatabaseThrottle(db, clock),
     close: async () => {

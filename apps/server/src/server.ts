@@ -20,6 +20,7 @@ async function main() {
     db: database.db,
     dbKind: database.kind,
     databaseReady: database.ready,
+    ...(database.poolStats ? { dbPoolStats: database.poolStats } : {}),
     // Development tools may move business time forward (POST /dev/clock); production may not.
     clock: config.isProduction ? systemClock : new AdjustableClock(),
   });

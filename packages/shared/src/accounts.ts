@@ -1,4 +1,4 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { MONGOLIA_DIAL_CODE, MONGOLIAN_PHONE_LENGTH } from './constants.js';
 import {
@@ -72,6 +72,13 @@ export function isValidMsisdn(msisdn: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The country dial code a full number starts with (976 for "97688112233"), if it is known. */
+export function dialCodeOfMsisdn(msisdn: string): number | null {
+  if (msisdn.startsWith(MONGOLIA_DIAL_CODE)) return Number(MONGOLIA_DIAL_CODE);
+  const parsed = parsePhoneNumberFromString(`+${msisdn}`);
+  return parsed ? Number(parsed.countryCallingCode) : null;
 }
 
 export const msisdnSchema = z
@@ -223,3 +230,34 @@ export const deleteAccountSchema = z
     message: 'Give either Otp or Password.',
     path: ['Otp'],
   });
+
+/**
+ * `POST /api/users/me/phone`: the new number, as registration takes it (product.md §5); a code goes
+ * to it and nothing changes until it is confirmed. The current number withdraws a waiting change.
+ */
+export const phoneChangeSchema = z
+  .object({
+    PhoneNumber: z
+      .string({ error: 'validation.cant-authenticate-mobile' })
+      .trim()
+      .max(15, { message: 'validation.cant-authenticate-mobile', abort: true }),
+    CountryCode: dialCodeSchema.default(Number(MONGOLIA_DIAL_CODE)),
+  })
+  .superRefine((body, ctx) => {
+    if (!isValidPhone(body.CountryCode, body.PhoneNumber)) {
+      ctx.addIssue({ code: 'custom', path: ['PhoneNumber'], message: 'validation.cant-authenticate-mobile' });
+    }
+  });
+
+export type PhoneChange = z.input<typeof phoneChangeSchema>;
+
+/** `POST /api/users/me/phone/confirm`: the code sent to the new number. */
+export const phoneChangeConfirmSchema = z.object({ Otp: otpSchema });
+
+/** Error codes of the e-mail and phone changes that the site tells apart. */
+export const CHANGE_ERRORS = {
+  invalidCode: 'invalid_code',
+  noPendingChange: 'no_pending_change',
+  emailInUse: 'email_in_use',
+  phoneInUse: 'phone_in_use',
+} as const;

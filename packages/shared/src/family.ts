@@ -54,6 +54,11 @@ export const INVITATION_ERRORS = {
   invalid: 'invitation_invalid',
 } as const;
 
+/** `POST /subscription/{id}/leave`: the owner holds the plan and cannot leave it (they cancel it). */
+export const MEMBERSHIP_ERRORS = {
+  ownerCannotLeave: 'owner_cannot_leave',
+} as const;
+
 /** The spec's texts for the two refusals (product.md §8); the site shows its translations. */
 export const ALREADY_SUBSCRIBED_MESSAGE =
   'Sorry, you are already on an active subscription. Cancel your subscription to join this plan.';

@@ -40,6 +40,10 @@ export const profileSchema = z
     /** An address the user asked to change to; it takes effect once its code is entered. */
     PendingEmail: z.string().nullable(),
     PhoneNumber: z.string().nullable(),
+    /** A number the user asked to change to; it takes effect once its code is entered. */
+    PendingPhone: z.string().nullable(),
+    /** The account has a password (e-mail accounts): it can change it or prove itself with it. */
+    HasPassword: z.boolean(),
     IsPublic: z.boolean(),
     Language: z.string(),
     BirthYear: z.number().int().nullable(),

@@ -29,6 +29,8 @@ export interface UsersTable {
   pending_email: ColumnType<string | null, string | null | undefined, string | null>;
   /** Full number: country code followed by the number, e.g. "97688112233". */
   phone_number: string | null;
+  /** A new number waiting for the code sent to it; it becomes phone_number once confirmed. */
+  pending_phone: ColumnType<string | null, string | null | undefined, string | null>;
   country_code: number | null;
   iso2_country_code: string | null;
   password_hash: string | null;

@@ -4,6 +4,7 @@ import type { DatabaseKind } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { ErrorLog } from './logging.js';
+import { jobFailures, jobsRun } from './metrics.js';
 
 /**
  * One kind of background work (a renewal step, a reminder, a redelivery). The work's own tables
@@ -195,8 +196,10 @@ export class JobQueue {
   async #runOne(kind: JobKind, key: string): Promise<boolean> {
     try {
       await kind.run(key, this.#log);
+      jobsRun.inc({ queue: kind.name });
       return true;
     } catch (error) {
+      jobFailures.inc({ queue: kind.name });
       // The item stays due in its own table; the next scan enqueues it again.
       this.#log.error({ err: error, job: kind.name, key }, 'job failed');
       return false;

@@ -63,6 +63,15 @@ export const LIMITS = {
   /** Feedback per sender address and per client address. */
   feedbackPerEmail: { limit: 5, windowSeconds: HOUR },
   feedbackFromClient: { limit: 20, windowSeconds: HOUR },
+  /**
+   * Changes of number one account may start per hour: each texts a code to a number the account
+   * names, so a stolen session cannot spray codes across many numbers (SMS pumping).
+   */
+  phoneChangesPerUser: {
+    limit: 5,
+    windowSeconds: HOUR,
+    message: 'Too many number changes were asked for. Try again later.',
+  },
   /** Checkouts one user may start (each asks the gateway for a token). */
   checkoutsPerUser: { limit: 10, windowSeconds: 10 * MINUTE },
   /**

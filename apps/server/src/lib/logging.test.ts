@@ -18,3 +18,28 @@ describe('redactUrl', () => {
     );
   });
 });
+
+describe('OneLinePerRequest', () => {
+  it('writes one line per request, with its id, status and redacted URL, and errors at error level', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { OneLinePerRequest } = await import('./logging.js');
+    const lines: Record<string, unknown>[] = [];
+    const app = Fastify({
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+      logController: new OneLinePerRequest(),
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    app.get('/boom', async () => {
+      throw new Error('broken');
+    });
+    await app.inject({ method: 'GET', url: '/ok?otp=1234' });
+    await app.inject({ method: 'GET', url: '/boom' });
+    await app.close();
+    const requests = lines.filter((line) => 'status' in line);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ level: 30, method: 'GET', url: '/ok?otp=[redacted]', status: 200 });
+    expect(requests[0]?.reqId).toEqual(expect.any(String));
+    expect(requests[1]).toMatchObject({ level: 50, url: '/boom', status: 500 });
+    expect(lines.some((line) => line.msg === 'incoming request')).toBe(false);
+  });
+});

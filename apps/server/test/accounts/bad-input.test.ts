@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMessage, requestOtp, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
+import { lastMessage, requestOtp, signUpByMobile } from '../helpers/accounts.js';
+import { bearer, createUser, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -29,7 +29,7 @@ async function snapshot() {
 describe('bad input to the accounts calls', () => {
   it('answers 400 naming the field, never a 500, and changes nothing', async () => {
     const me = await signUpByMobile(t);
-    const bearer = { ...STORE, authorization: `Bearer ${me.access_token}` };
+    const signedIn = bearer(me.access_token);
     const msisdn = me.msisdn;
     const cases: [InjectOptions, string][] = [
       // requestotp / validateotp
@@ -157,26 +157,26 @@ describe('bad input to the accounts calls', () => {
         { method: 'POST', url: '/api/users/12345/validateHMAC', headers: { authorization: '1.abc' } },
         'userId',
       ],
-      [{ method: 'GET', url: '/api/users/not-a-user/profile', headers: bearer }, 'sub'],
+      [{ method: 'GET', url: '/api/users/not-a-user/profile', headers: signedIn }, 'sub'],
       [
-        { method: 'PATCH', url: '/api/users/me/details', headers: bearer, payload: { FirstName: 123 } },
+        { method: 'PATCH', url: '/api/users/me/details', headers: signedIn, payload: { FirstName: 123 } },
         'FirstName',
       ],
       [
         {
           method: 'PATCH',
           url: '/api/users/me/details',
-          headers: bearer,
+          headers: signedIn,
           payload: { Email: `${'a'.repeat(46)}@x.mn` },
         },
         'Email',
       ],
       [
-        { method: 'PATCH', url: '/api/users/me/details', headers: bearer, payload: { UserId: 'someone' } },
+        { method: 'PATCH', url: '/api/users/me/details', headers: signedIn, payload: { UserId: 'someone' } },
         'UserId',
       ],
-      [{ method: 'GET', url: '/api/users/getlogins', headers: bearer }, 'id'],
-      [{ method: 'GET', url: '/api/users/getlogins?id=1', headers: bearer }, 'id'],
+      [{ method: 'GET', url: '/api/users/getlogins', headers: signedIn }, 'id'],
+      [{ method: 'GET', url: '/api/users/getlogins?id=1', headers: signedIn }, 'id'],
     ];
 
     const before = await snapshot();
@@ -217,12 +217,12 @@ describe('another user’s profile', () => {
   it('refuses (403) a details change that names another user, and changes nothing', async () => {
     const me = await signUpByMobile(t);
     const other = await createUser(t.db, { first_name: 'Other' });
-    const bearer = { ...STORE, authorization: `Bearer ${me.access_token}` };
+    const signedIn = bearer(me.access_token);
     const before = await snapshot();
     const response = await t.app.inject({
       method: 'PATCH',
       url: '/api/users/me/details',
-      headers: bearer,
+      headers: signedIn,
       payload: { UserId: other.id, FirstName: 'Hijacked', Email: 'hijack@example.mn' },
     });
     expect(response.statusCode).toBe(403);
@@ -233,12 +233,12 @@ describe('another user’s profile', () => {
     const profile = await t.app.inject({
       method: 'GET',
       url: `/api/users/${me.sub}/profile`,
-      headers: bearer,
+      headers: signedIn,
     });
     const own = await t.app.inject({
       method: 'PATCH',
       url: '/api/users/me/details',
-      headers: bearer,
+      headers: signedIn,
       payload: { ...profile.json<Record<string, unknown>>(), FirstName: 'Mine' },
     });
     expect(own.statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, lastMessage, requestOtp, STORE } from '../helpers/accounts.js';
+import { grant, lastMessage, requestOtp, validateOtp } from '../helpers/accounts.js';
+import { bearer, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -13,8 +14,6 @@ afterAll(async () => {
 let counter = 0;
 const freshEmail = () => `user${Date.now()}${counter++}@example.mn`;
 
-const validate = (query: Record<string, string>) =>
-  t.app.inject({ method: 'GET', url: '/api/users/validateotp', headers: STORE, query });
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/users/register', headers: STORE, payload });
 
@@ -22,7 +21,7 @@ async function registerEmail(email: string, password = 'secret1') {
   t.clock.advance(31_000);
   await requestOtp(t, { email, otpprovider: 'email', language: 'en' });
   const { code } = await lastMessage(t, email);
-  expect((await validate({ email, otp: code ?? '' })).json()).toEqual({ error: null });
+  expect((await validateOtp(t, { email, otp: code ?? '' })).json()).toEqual({ error: null });
   const created = await register({
     Email: email,
     Username: email,
@@ -74,7 +73,7 @@ describe('e-mail registration and login', () => {
     const profile = await t.app.inject({
       method: 'GET',
       url: `/api/users/${UserId}/profile`,
-      headers: { ...STORE, authorization: `Bearer ${login.json().access_token}` },
+      headers: bearer(login.json().access_token),
     });
     expect(profile.json()).toMatchObject({ PrimaryEmail: email, Iso2CountryCode: 'AU', IsVerified: true });
     const stored = await t.db
@@ -92,7 +91,7 @@ describe('e-mail registration and login', () => {
     t.clock.advance(31_000);
     await requestOtp(t, { email, otpprovider: 'email' });
     const { code } = await lastMessage(t, email);
-    const answer = await validate({ email, otp: code ?? '' });
+    const answer = await validateOtp(t, { email, otp: code ?? '' });
     expect(answer.statusCode).toBe(409);
     expect(answer.json().message).toContain('already associated with another account');
     const again = await register({ Email: email, Password: 'secret1', Country: 'MN', Otp: code });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { grant, lastMessage, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
+import { grant, lastMessage, signUpByMobile } from '../helpers/accounts.js';
+import { bearer, createUser, siteHeaders } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -26,7 +26,7 @@ async function signedInEmailUser(password = 'old-secret') {
     primary_email: email,
     password_hash: await hashPassword(password),
   });
-  return { id: user.id, email, password, headers: { ...STORE, ...(await t.authHeader(user.id)) } };
+  return { id: user.id, email, password, headers: await siteHeaders(t, user.id) };
 }
 
 const patchEmail = (headers: Record<string, string>, Email: string) =>
@@ -108,7 +108,7 @@ describe('changing the e-mail address', () => {
 
   it('gives a mobile account an address only once confirmed, and saving the current one cancels', async () => {
     const me = await signUpByMobile(t);
-    const headers = { ...STORE, authorization: `Bearer ${me.access_token}` };
+    const headers = bearer(me.access_token);
     const wanted = freshEmail('mobile');
     expect((await patchEmail(headers, wanted)).json()).toMatchObject({
       PrimaryEmail: null,

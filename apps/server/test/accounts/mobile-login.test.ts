@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, lastMessage, requestOtp, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser, randomMsisdn } from '../helpers/factories.js';
+import { grant, lastMessage, requestOtp, signUpByMobile, validateOtp } from '../helpers/accounts.js';
+import { bearer, createUser, randomMsisdn, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -10,9 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const validate = (query: Record<string, string>) =>
-  t.app.inject({ method: 'GET', url: '/api/users/validateotp', headers: STORE, query });
 
 describe('mobile sign-in', () => {
   it('sends a 4-digit code by SMS that /dev/outbox shows', async () => {
@@ -35,8 +32,8 @@ describe('mobile sign-in', () => {
     const msisdn = randomMsisdn();
     await requestOtp(t, { msisdn });
     const { code } = await lastMessage(t, msisdn);
-    expect((await validate({ msisdn, otp: code ?? '' })).json()).toEqual({ error: null });
-    expect((await validate({ msisdn, otp: code ?? '' })).json()).toEqual({ error: '610' });
+    expect((await validateOtp(t, { msisdn, otp: code ?? '' })).json()).toEqual({ error: null });
+    expect((await validateOtp(t, { msisdn, otp: code ?? '' })).json()).toEqual({ error: '610' });
 
     const first = await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '', skip_decryption: 'true' });
     expect(first.statusCode).toBe(400);
@@ -75,7 +72,7 @@ describe('mobile sign-in', () => {
     const profile = await t.app.inject({
       method: 'GET',
       url: `/api/users/${user.id}/profile`,
-      headers: { ...STORE, authorization: `Bearer ${answer.json().access_token}` },
+      headers: bearer(answer.json().access_token),
     });
     expect(profile.json()).toMatchObject({ UserId: user.id, PhoneNumber: user.phone_number });
   });

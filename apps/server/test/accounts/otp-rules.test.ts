@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, lastMessage, requestOtp, STORE } from '../helpers/accounts.js';
+import { grant, lastMessage, requestOtp, validateOtp } from '../helpers/accounts.js';
 import { randomMsisdn } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -11,8 +11,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const validate = (query: Record<string, string>) =>
-  t.app.inject({ method: 'GET', url: '/api/users/validateotp', headers: STORE, query });
 const wrongCodeFor = (code: string | null) => (code === '0000' ? '1111' : '0000');
 
 describe('one-time code rules (security.md)', () => {
@@ -47,7 +45,7 @@ describe('one-time code rules (security.md)', () => {
     await requestOtp(t, { msisdn });
     const { code } = await lastMessage(t, msisdn);
     t.clock.advance(5 * 60_000 + 1000);
-    expect((await validate({ msisdn, otp: code ?? '' })).json()).toEqual({ error: '612' });
+    expect((await validateOtp(t, { msisdn, otp: code ?? '' })).json()).toEqual({ error: '612' });
     expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
   });
 
@@ -56,10 +54,10 @@ describe('one-time code rules (security.md)', () => {
     await requestOtp(t, { msisdn });
     const { code } = await lastMessage(t, msisdn);
     for (let i = 0; i < 4; i++) {
-      expect((await validate({ msisdn, otp: wrongCodeFor(code) })).json()).toEqual({ error: '611' });
+      expect((await validateOtp(t, { msisdn, otp: wrongCodeFor(code) })).json()).toEqual({ error: '611' });
     }
     expect((await grant(t, { grant_type: 'msisdn', msisdn, code: wrongCodeFor(code) })).statusCode).toBe(403);
-    expect((await validate({ msisdn, otp: code ?? '' })).json()).toEqual({ error: '613' });
+    expect((await validateOtp(t, { msisdn, otp: code ?? '' })).json()).toEqual({ error: '613' });
     expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
   });
 
@@ -71,9 +69,9 @@ describe('one-time code rules (security.md)', () => {
     await requestOtp(t, { msisdn });
     const second = await lastMessage(t, msisdn);
     if (first.code !== second.code) {
-      expect((await validate({ msisdn, otp: first.code ?? '' })).json()).not.toEqual({ error: null });
+      expect((await validateOtp(t, { msisdn, otp: first.code ?? '' })).json()).not.toEqual({ error: null });
     }
-    expect((await validate({ msisdn, otp: second.code ?? '' })).json()).toEqual({ error: null });
+    expect((await validateOtp(t, { msisdn, otp: second.code ?? '' })).json()).toEqual({ error: null });
   });
 
   it('names the bad field for malformed input', async () => {
@@ -89,7 +87,7 @@ describe('one-time code rules (security.md)', () => {
       expect(response.statusCode, JSON.stringify(query)).toBe(400);
       expect(response.json()).toMatchObject({ error: 'bad_request', field });
     }
-    const badOtp = await validate({ msisdn: '97688112233', otp: '12a4' });
+    const badOtp = await validateOtp(t, { msisdn: '97688112233', otp: '12a4' });
     expect(badOtp.statusCode).toBe(400);
     expect(badOtp.json()).toMatchObject({ field: 'otp' });
   });

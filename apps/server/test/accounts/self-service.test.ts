@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { grant, lastMessage, requestOtp, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
+import { grant, lastMessage, requestOtp, signUpByMobile } from '../helpers/accounts.js';
+import { bearer, createSubscription, createUser, familyPackage, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** product.md §14: change password, signed-in devices, download my data, delete my account. */
@@ -44,10 +44,7 @@ async function signIn(email: string, password: string, userAgent = CHROME, remot
   return answer.json() as { access_token: string; refresh_token: string };
 }
 
-const auth = (tokens: { access_token: string }) => ({
-  ...STORE,
-  authorization: `Bearer ${tokens.access_token}`,
-});
+const auth = (tokens: { access_token: string }) => bearer(tokens.access_token);
 const refresh = (tokens: { refresh_token: string }) =>
   grant(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
 
@@ -194,5 +191,50 @@ describe('deleting the account', () => {
     expect((await remove('wrong-one')).statusCode).toBe(400);
     expect((await remove(password)).statusCode).toBe(204);
     expect((await grant(t, { grant_type: 'password', username: email, password })).statusCode).toBe(400);
+  });
+
+  it("a member's deletion frees their seat and tells the plan's owner", async () => {
+    const owner = await createUser(t.db);
+    const plan = await createSubscription(t.db, owner.id, await familyPackage(t.db), {
+      start: t.clock.now(),
+    });
+    const me = await signUpByMobile(t);
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/details',
+      headers: auth(me),
+      payload: { FirstName: 'Anu' },
+    });
+    const ownerAuth = { ...STORE, ...(await t.authHeader(owner.id)) };
+    const invite = await t.app.inject({
+      method: 'POST',
+      url: `/api/subscription/${plan.id}/invitation-code`,
+      headers: ownerAuth,
+    });
+    const code = invite.json().Code as string;
+    const joined = await t.app.inject({
+      method: 'POST',
+      url: `/api/subscription/invitations/${code}`,
+      headers: auth(me),
+    });
+    expect(joined.statusCode).toBe(200);
+
+    t.clock.advance(31_000);
+    await requestOtp(t, { msisdn: me.msisdn });
+    const { code: otp } = await lastMessage(t, me.msisdn);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me',
+      headers: auth(me),
+      payload: { Otp: otp },
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect((await lastMessage(t, owner.phone_number ?? '')).text).toMatch(/^Anu left your shared Tunes plan/);
+    const members = await t.app.inject({
+      method: 'GET',
+      url: `/api/subscription/${plan.id}/shared-by/`,
+      headers: ownerAuth,
+    });
+    expect(members.json()).toEqual([]);
   });
 });

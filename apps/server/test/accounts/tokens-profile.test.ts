@@ -1,8 +1,8 @@
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintHmacToken } from '../../src/modules/accounts/hmac.js';
-import { grant, lastMessage, STORE, signUpByMobile } from '../helpers/accounts.js';
-import { createUser } from '../helpers/factories.js';
+import { grant, lastMessage, signUpByMobile } from '../helpers/accounts.js';
+import { bearer, createUser, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -12,8 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const bearer = (token: string) => ({ ...STORE, authorization: `Bearer ${token}` });
 
 describe('tokens', () => {
   it('names the token endpoint at application/grantUrl', async () => {
@@ -154,6 +152,8 @@ describe('profile, details and logins', () => {
         'PrimaryEmail',
         'PendingEmail',
         'PhoneNumber',
+        'PendingPhone',
+        'HasPassword',
         'IsPublic',
         'Language',
         'BirthYear',

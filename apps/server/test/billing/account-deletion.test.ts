@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { ownSubscriptions, subscriber, withPlans } from '../helpers/premium-factories.js';
+import { withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReceiptStep } from '../../src/modules/ebarimt/receipt-once.js';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
-import {
-  ownSubscriptions,
-  PLAN_CODES,
-  shopper,
-  subscriber,
-  withPlans,
-} from '../helpers/premium-factories.js';
+import { DAY_MS, PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, subscriber } from '../helpers/premium.js';
 import { answerAtBank, qpayCheckout, runDue } from '../helpers/qpay-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
-const DAY = 86_400_000;
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -128,7 +122,7 @@ describe('e-barimt for every paid invoice', () => {
     const history = await t.app.inject({
       method: 'GET',
       url: '/api/users/me/payments',
-      headers: { StoreId: 'MNCO', ...(await t.authHeader(user.id)) },
+      headers: await siteHeaders(t, user.id),
     });
     expect(
       history.json().map((entry: { receipt: { ebarimt: unknown } }) => entry.receipt.ebarimt),
@@ -142,7 +136,7 @@ describe('e-barimt for every paid invoice', () => {
     await answerAtBank(t, checkout);
     const [period] = await ownSubscriptions(t, user.id);
     if (!period) throw new Error('not activated');
-    t.clock.set(period.end_date.getTime() - 3 * DAY + 60_000);
+    t.clock.set(period.end_date.getTime() - 3 * DAY_MS + 60_000);
     await runDue(t);
     const outbox = await t.app.inject({ method: 'GET', url: `/dev/outbox?to=${user.phone_number}` });
     const reminder = (outbox.json() as { link: string | null }[]).find((message) => message.link);
@@ -154,7 +148,7 @@ describe('e-barimt for every paid invoice', () => {
       .executeTakeFirstOrThrow();
     expect(reminder?.link).toBe(`${t.config.PUBLIC_URL}/pay/${encodeURIComponent(renewal.invoice_id)}`);
 
-    const fresh = { StoreId: 'MNCO', ...(await t.authHeader(user.id)) };
+    const fresh = await siteHeaders(t, user.id);
     const pay = await t.app.inject({
       method: 'POST',
       url: `/api/payments/${encodeURIComponent(renewal.invoice_id)}/pay`,
@@ -288,6 +282,6 @@ describe('company e-barimt', () => {
       headers: owner.headers,
     });
     expect(notFound.statusCode).toBe(400);
-    expect(DAY).toBeGreaterThan(0);
+    expect(DAY_MS).toBeGreaterThan(0);
   });
 });

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proratedDifference } from '../../src/modules/billing/plan-change.js';
 import { addMonths } from '../../src/modules/premium/period.js';
-import { createUser } from '../helpers/factories.js';
-import {
-  ownSubscriptions,
-  PAID_CARD,
-  PLAN_CODES,
-  payOnGateway,
-  returnToShop,
-  subscriber,
-  withPlans,
-} from '../helpers/premium-factories.js';
+import { createUser, PLAN_CODES, withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, PAID_CARD, payOnGateway, returnToShop, subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const DAY = 86_400_000;

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/modules/premium/period.js';
+import { PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
 import {
   FAILS_LATER_CARD,
   ownSubscriptions,
-  PLAN_CODES,
-  STORE,
+  PAID_CARD,
+  payOnGateway,
+  returnToShop,
   subscriber,
-  withPlans,
-} from '../helpers/premium-factories.js';
+} from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const DAY = 86_400_000;
@@ -174,7 +175,6 @@ describe('without a saved card', () => {
       message.text.startsWith('Your Premium ends on'),
     );
     expect(reminder?.link).toContain('/sandbox-gateway/payment?token=');
-    const { payOnGateway, returnToShop, PAID_CARD } = await import('../helpers/premium-factories.js');
     const back = await returnToShop(t, await payOnGateway(t, new URL(reminder?.link ?? ''), PAID_CARD));
     expect(back).toMatch(/^\/success/);
     const [renewed] = await ownSubscriptions(t, user.id);

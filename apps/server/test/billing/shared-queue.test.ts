@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../helpers/factories.js';
-import { createSubscription, singlePackage } from '../helpers/family-factories.js';
-import { withPlans } from '../helpers/premium-factories.js';
+import { createSubscription, createUser, singlePackage, withPlans } from '../helpers/factories.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**

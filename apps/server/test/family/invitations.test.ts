@@ -7,11 +7,16 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/db/schema.js';
 import { listUserSubscriptions } from '../../src/modules/subscriptions/queries.js';
-import { createUser } from '../helpers/factories.js';
-import { createSubscription, duoPackage, familyPackage, singlePackage } from '../helpers/family-factories.js';
+import {
+  createSubscription,
+  createUser,
+  DAY_MS,
+  duoPackage,
+  familyPackage,
+  singlePackage,
+  siteHeaders,
+} from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +27,7 @@ afterAll(async () => {
 });
 
 async function call(method: 'GET' | 'POST' | 'DELETE', url: string, userId?: string) {
-  const headers = { StoreId: 'MNCO', ...(userId ? await t.authHeader(userId) : {}) };
+  const headers = await siteHeaders(t, userId);
   return t.app.inject({ method, url: `/api${url}`, headers });
 }
 

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newInvitationCode } from '../../src/modules/family/invitation-codes.js';
-import { createUser } from '../helpers/factories.js';
-import { createSubscription, familyPackage } from '../helpers/family-factories.js';
+import { createSubscription, createUser, DAY_MS, familyPackage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TestApp;
 beforeAll(async () => {

@@ -24,12 +24,15 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 const COMMANDS = [
+  'backup',
   'content:import',
   'feedback:list',
   'hmac:mint',
+  'jobs:run-due',
   'openapi:export',
   'payments:check',
   'payments:log',
+  'restore',
   'users:show',
   'vouchers:create',
 ];

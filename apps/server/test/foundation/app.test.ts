@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -12,7 +13,7 @@ afterAll(async () => {
 
 describe('server basics', () => {
   it('reports health with the database it uses', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/health', headers: { StoreId: 'MNCO' } });
+    const response = await t.app.inject({ method: 'GET', url: '/api/health', headers: STORE });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok', database: testDatabaseKind });
     expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);

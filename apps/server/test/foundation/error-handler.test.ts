@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createDeps } from '../../src/deps.js';
+import { STORE } from '../helpers/factories.js';
 
 /**
  * The one error handler's last branches: a failure we did not expect answers 500 without its
@@ -40,7 +41,7 @@ describe('the error handler', () => {
 
   it('answers 503 with Retry-After when the database is gone', async () => {
     await handle.close();
-    const answer = await app.inject({ method: 'GET', url: '/api/merchants', headers: { StoreId: 'MNCO' } });
+    const answer = await app.inject({ method: 'GET', url: '/api/merchants', headers: STORE });
     expect(answer.statusCode).toBe(503);
     expect(answer.headers['retry-after']).toBe('5');
     expect(answer.json()).toMatchObject({ error: 'service_unavailable' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -32,7 +33,7 @@ describe('the OpenAPI document and the token check', () => {
         const answer = await t.app.inject({
           method: method.toUpperCase() as 'GET',
           url,
-          headers: { StoreId: 'MNCO' },
+          headers: STORE,
         });
         if (answer.statusCode === 401 && !path.includes('validateHMAC')) refused.push(name);
       }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { siteHeaders } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const SECRETS = {
@@ -116,7 +117,7 @@ describe('a production app', () => {
     const answer = await staging.app.inject({
       method: 'POST',
       url: '/api/payments/checkout',
-      headers: { StoreId: 'MNCO', ...(await staging.authHeader(user.id)) },
+      headers: await siteHeaders(staging, user.id),
       payload: { MerchantCode: 'PREMIUM_1M' },
     });
     expect(answer.statusCode).toBe(503);

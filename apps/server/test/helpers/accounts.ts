@@ -1,7 +1,8 @@
-import { randomMsisdn } from './factories.js';
+import { randomMsisdn, STORE } from './factories.js';
 import type { TestApp } from './test-app.js';
 
-export const STORE = { StoreId: 'MNCO' };
+// The accounts API as the site calls it: codes, grants and a signed-in mobile user. A client
+// address may be given where a suite counts per address (security.md); loopback otherwise.
 
 /** The newest message the outbox holds for a number or address, read through /dev/outbox. */
 export async function lastMessage(t: TestApp, to: string) {
@@ -11,16 +12,21 @@ export async function lastMessage(t: TestApp, to: string) {
   return message;
 }
 
-export function requestOtp(t: TestApp, query: Record<string, string>) {
-  return t.app.inject({ method: 'GET', url: '/api/users/requestotp', headers: STORE, query });
+export function requestOtp(t: TestApp, query: Record<string, string>, remoteAddress?: string) {
+  return t.app.inject({ method: 'GET', url: '/api/users/requestotp', headers: STORE, query, remoteAddress });
 }
 
-export function grant(t: TestApp, form: Record<string, string>) {
+export function validateOtp(t: TestApp, query: Record<string, string>, remoteAddress?: string) {
+  return t.app.inject({ method: 'GET', url: '/api/users/validateotp', headers: STORE, query, remoteAddress });
+}
+
+export function grant(t: TestApp, form: Record<string, string>, remoteAddress?: string) {
   return t.app.inject({
     method: 'POST',
     url: '/api/oauth2/token',
     headers: { ...STORE, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams(form).toString(),
+    remoteAddress,
   });
 }
 

@@ -3,18 +3,15 @@ import { activateInvoice } from '../../src/modules/premium/activation-once.js';
 import { SIGNATURE_HEADER, signCallback } from '../../src/modules/premium/callback-signature.js';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { checkPendingInvoices } from '../../src/modules/premium/settlement.js';
+import { PLAN_CODES, STORE, shopper, withPlans } from '../helpers/factories.js';
 import {
   DECLINED_CARD,
   ownSubscriptions,
   PAID_CARD,
-  PLAN_CODES,
   paymentLog,
   payOnGateway,
-  STORE,
-  shopper,
   startCheckout,
-  withPlans,
-} from '../helpers/premium-factories.js';
+} from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -255,7 +252,7 @@ describe('the periodic check on the job queue', () => {
         async () => {
           expect(await ownSubscriptions(timed, buyer.user.id)).toHaveLength(1);
         },
-        { timeout: 10_000, interval: 200 },
+        { timeout: 30_000, interval: 200 },
       );
     } finally {
       await timed.close();

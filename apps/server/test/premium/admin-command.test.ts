@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/admin/command.js';
 import { command } from '../../src/admin/commands/payments-check.js';
-import {
-  ownSubscriptions,
-  PAID_CARD,
-  PLAN_CODES,
-  payOnGateway,
-  shopper,
-  startCheckout,
-  withPlans,
-} from '../helpers/premium-factories.js';
+import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, PAID_CARD, payOnGateway, startCheckout } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, signCallback } from '../../src/modules/premium/callback-signature.js';
 import { receivePaymentCallback } from '../../src/modules/premium/payment-callback.js';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
-import { PLAN_CODES, shopper, startCheckout, withPlans } from '../helpers/premium-factories.js';
+import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
+import { startCheckout } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { changedTables, snapshotData } from '../quality/helpers/snapshot.js';
 

@@ -1,15 +1,7 @@
 import { ALREADY_SUBSCRIBED_MESSAGE } from '@tunes/shared/premium-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkout,
-  openGatewayPage,
-  PLAN_CODES,
-  paymentLog,
-  STORE,
-  shopper,
-  startCheckout,
-  withPlans,
-} from '../helpers/premium-factories.js';
+import { PLAN_CODES, STORE, shopper, withPlans } from '../helpers/factories.js';
+import { checkout, openGatewayPage, paymentLog, startCheckout } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

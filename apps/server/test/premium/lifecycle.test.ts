@@ -2,22 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { lapseUnpaidRenewals } from '../../src/modules/premium/settlement.js';
-import { createUser } from '../helpers/factories.js';
+import { createUser, PLAN_CODES, STORE, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
 import {
   DECLINED_CARD,
   openGatewayPage,
   ownSubscriptions,
   PAID_CARD,
-  PLAN_CODES,
   paymentLog,
   payOnGateway,
   postGatewayForm,
   returnToShop,
-  STORE,
-  shopper,
   startCheckout,
-  withPlans,
-} from '../helpers/premium-factories.js';
+} from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -34,7 +30,7 @@ async function subscriptionsOf(userId: string, query: Record<string, string> = {
     method: 'GET',
     url: `/api/users/${userId}/subscriptions/`,
     query,
-    headers: { ...STORE, ...(await t.authHeader(userId)) },
+    headers: await siteHeaders(t, userId),
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as {
@@ -172,19 +168,19 @@ describe('cancelling Premium', () => {
     const asMember = await t.app.inject({
       method: 'POST',
       url: `/api/users/${member.id}/subscriptions/${subscriptionId}/cancel`,
-      headers: { ...STORE, ...(await t.authHeader(member.id)) },
+      headers: await siteHeaders(t, member.id),
     });
     expect(asMember.statusCode).toBe(403);
     const asStranger = await t.app.inject({
       method: 'POST',
       url: `/api/users/${stranger.id}/subscriptions/${subscriptionId}/cancel`,
-      headers: { ...STORE, ...(await t.authHeader(stranger.id)) },
+      headers: await siteHeaders(t, stranger.id),
     });
     expect(asStranger.statusCode).toBe(404);
     const othersList = await t.app.inject({
       method: 'GET',
       url: `/api/users/${owner.id}/subscriptions/`,
-      headers: { ...STORE, ...(await t.authHeader(stranger.id)) },
+      headers: await siteHeaders(t, stranger.id),
     });
     expect(othersList.statusCode).toBe(403);
     const [ownerView] = await subscriptionsOf(owner.id);
@@ -222,7 +218,7 @@ describe('the end of a paid period', () => {
       const profile = await t.app.inject({
         method: 'GET',
         url: `/api/users/${user.id}/profile`,
-        headers: { ...STORE, ...(await t.authHeader(user.id)) },
+        headers: await siteHeaders(t, user.id),
       });
       expect(profile.json().Subscriptions).toEqual([]);
       await t.app.jobs.runDue();

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { settleInvoice } from '../../src/modules/premium/settlement.js';
-import {
-  ownSubscriptions,
-  PLAN_CODES,
-  paymentLog,
-  shopper,
-  withPlans,
-} from '../helpers/premium-factories.js';
+import { PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, paymentLog } from '../helpers/premium.js';
 import {
   answerAtBank,
   loseCallbacks,
@@ -134,7 +129,7 @@ describe('paying with QPay', () => {
 
   it('the reconciliation job settles a paid QPay invoice whose callback was lost and whose shopper left', async () => {
     const { user } = await shopper(t);
-    const headers = { StoreId: 'MNCO', ...(await t.authHeader(user.id)) };
+    const headers = await siteHeaders(t, user.id);
     const checkout = await qpayCheckout(t, headers, PLAN_CODES.premium);
     await loseCallbacks(t, checkout.invoiceId);
     await answerAtBank(t, checkout);
@@ -162,7 +157,7 @@ describe('paying with QPay', () => {
     const { user, headers } = await shopper(t);
     const checkout = await qpayCheckout(t, headers, PLAN_CODES.premium);
     t.clock.advance(25 * 60 * 60_000);
-    const fresh = { StoreId: 'MNCO', ...(await t.authHeader(user.id)) };
+    const fresh = await siteHeaders(t, user.id);
     expect(await paymentStatus(t, fresh, checkout.invoiceId)).toBe('expired');
     expect((await sandboxQpayInvoiceOf(t, checkout.invoiceId)).status).toBe('CANCELLED');
     expect(await ownSubscriptions(t, user.id)).toEqual([]);

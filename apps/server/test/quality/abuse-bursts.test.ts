@@ -1,7 +1,7 @@
 import { OTP_MAX_WRONG_TRIES, OTP_RESULT } from '@tunes/shared/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STORE } from '../helpers/accounts.js';
-import { createUser, randomMsisdn } from '../helpers/factories.js';
+import { grant, requestOtp, validateOtp } from '../helpers/accounts.js';
+import { createUser, randomMsisdn, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -33,23 +33,9 @@ const freshAddress = () => {
   return `10.${(nextAddress >> 16) & 255}.${(nextAddress >> 8) & 255}.${nextAddress & 255}`;
 };
 
-const requestOtp = (msisdn: string, remoteAddress: string) =>
-  t.app.inject({
-    method: 'GET',
-    url: '/api/users/requestotp',
-    headers: STORE,
-    query: { msisdn, language: 'en' },
-    remoteAddress,
-  });
-
-const grantByCode = (msisdn: string, code: string, remoteAddress: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/oauth2/token',
-    headers: { ...STORE, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'msisdn', msisdn, code }).toString(),
-    remoteAddress,
-  });
+const sendCode = (msisdn: string, address: string) => requestOtp(t, { msisdn, language: 'en' }, address);
+const grantByCode = (msisdn: string, code: string, address: string) =>
+  grant(t, { grant_type: 'msisdn', msisdn, code }, address);
 
 const outboxFor = (to: string) =>
   t.db.selectFrom('outbox_messages').select(['code']).where('recipient', '=', to).execute();
@@ -65,7 +51,7 @@ describe('one-time codes under a burst', () => {
     const msisdn = randomMsisdn();
     await createUser(t.db, { phone_number: msisdn, username: msisdn });
     const address = freshAddress();
-    expect((await requestOtp(msisdn, address)).statusCode).toBe(200);
+    expect((await sendCode(msisdn, address)).statusCode).toBe(200);
     const [sent] = await outboxFor(msisdn);
     const code = sent?.code ?? '';
 
@@ -84,30 +70,14 @@ describe('one-time codes under a burst', () => {
   it('judges at most 5 of 500 guesses sent at once', async () => {
     const email = `burst-${Date.now()}@example.mn`;
     const address = freshAddress();
-    const sent = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/requestotp',
-      headers: STORE,
-      query: { email, language: 'en' },
-      remoteAddress: address,
-    });
+    const sent = await requestOtp(t, { email, language: 'en' }, address);
     expect(sent.statusCode).toBe(200);
     const [message] = await outboxFor(email);
     const code = message?.code ?? '';
     const guesses = everyCodeEndingWith(code).slice(0, 500);
     expect(guesses).not.toContain(code);
 
-    const answers = await Promise.all(
-      guesses.map((otp) =>
-        t.app.inject({
-          method: 'GET',
-          url: '/api/users/validateotp',
-          headers: STORE,
-          query: { email, otp },
-          remoteAddress: address,
-        }),
-      ),
-    );
+    const answers = await Promise.all(guesses.map((otp) => validateOtp(t, { email, otp }, address)));
     const results = answers.map((answer) => answer.json().error as string);
     expect(results.filter((result) => result === OTP_RESULT.wrongCode)).toHaveLength(OTP_MAX_WRONG_TRIES);
     expect(results.filter((result) => result === OTP_RESULT.tooManyTries)).toHaveLength(
@@ -117,7 +87,7 @@ describe('one-time codes under a burst', () => {
 
   it('sends one code for 20 requests at once for one number', async () => {
     const msisdn = randomMsisdn();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => requestOtp(msisdn, freshAddress())));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendCode(msisdn, freshAddress())));
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
     const refused = answers.filter((answer) => answer.statusCode === 429);
     expect(refused).toHaveLength(19);
@@ -128,7 +98,7 @@ describe('one-time codes under a burst', () => {
   it('lets one client address have codes sent to at most its hourly budget of recipients', async () => {
     const address = freshAddress();
     const numbers = Array.from({ length: 40 }, () => randomMsisdn());
-    const answers = await Promise.all(numbers.map((msisdn) => requestOtp(msisdn, address)));
+    const answers = await Promise.all(numbers.map((msisdn) => sendCode(msisdn, address)));
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(SENDS_PER_CLIENT);
     const refused = answers.find((answer) => answer.statusCode === 429);
     expect(refused?.json()).toMatchObject({
@@ -145,19 +115,13 @@ describe('one-time codes under a burst', () => {
 
   it('stops text messages at the hourly site budget, whatever the number of addresses', async () => {
     const numbers = Array.from({ length: SMS_BUDGET * 2 }, () => randomMsisdn());
-    const answers = await Promise.all(numbers.map((msisdn) => requestOtp(msisdn, freshAddress())));
+    const answers = await Promise.all(numbers.map((msisdn) => sendCode(msisdn, freshAddress())));
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(SMS_BUDGET);
     expect(answers.find((answer) => answer.statusCode === 429)?.json()).toMatchObject({
       message: 'We cannot send text messages right now. Try again later or sign in by e-mail.',
     });
     // E-mail codes are not held back by the SMS budget.
-    const email = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/requestotp',
-      headers: STORE,
-      query: { email: `after-budget-${Date.now()}@example.mn` },
-      remoteAddress: freshAddress(),
-    });
+    const email = await requestOtp(t, { email: `after-budget-${Date.now()}@example.mn` }, freshAddress());
     expect(email.statusCode).toBe(200);
   });
 });

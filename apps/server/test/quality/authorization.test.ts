@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../../src/lib/access-tokens.js';
+import { bearer } from '../helpers/factories.js';
 import { createTestApp } from '../helpers/test-app.js';
 import type { RequestInput } from './helpers/inputs.js';
 import { listApiOperations, type Operation } from './helpers/openapi.js';
@@ -21,7 +22,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const ownerToken = await t.deps.accessTokens.sign(world.owner.id, t.clock.now().getTime());
 const [header, payload, signature] = ownerToken.split('.') as [string, string, string];
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

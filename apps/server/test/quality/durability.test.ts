@@ -9,7 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { AccessTokens } from '../../src/lib/access-tokens.js';
-import { createUser } from '../helpers/factories.js';
+import { bearer, createUser } from '../helpers/factories.js';
 import { createDatabaseFromTemplate } from '../helpers/postgres.js';
 import { testDatabaseKind } from '../helpers/test-app.js';
 
@@ -105,7 +105,7 @@ async function writeUntilKilled(server: RunningServer, token: string, round: str
       try {
         const response = await fetch(`${server.baseUrl}/api/cache/item`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, storeid: 'MNCO' },
+          headers: { 'content-type': 'application/json', ...bearer(token) },
           body: JSON.stringify({ key, value: `value of ${key}` }),
         });
         if (response.status === 200) acknowledged.add(key);
@@ -167,7 +167,7 @@ describe(`durability on ${testDatabaseKind}`, () => {
     const second = await startServer(database.env);
     const afterRestart = await fetch(`${second.baseUrl}/api/cache/item`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, storeid: 'MNCO' },
+      headers: { 'content-type': 'application/json', ...bearer(token) },
       body: JSON.stringify({ key: 'after-restart', value: 'value of after-restart' }),
     });
     expect(afterRestart.status).toBe(200);

@@ -1,7 +1,7 @@
 import { OTP_HOURLY_CAP, OTP_MAX_WRONG_TRIES } from '@tunes/shared/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
-import { lastMessage, STORE } from '../helpers/accounts.js';
+import { grant, lastMessage, requestOtp, validateOtp } from '../helpers/accounts.js';
 import { createUser, randomMsisdn } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -23,20 +23,8 @@ beforeEach(() => {
 });
 
 const HOUR = 3_600_000;
-
-function requestOtp(query: Record<string, string>, remoteAddress = '203.0.113.7') {
-  return t.app.inject({ method: 'GET', url: '/api/users/requestotp', headers: STORE, query, remoteAddress });
-}
-
-function grant(form: Record<string, string>, remoteAddress = '203.0.113.7') {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/oauth2/token',
-    headers: { ...STORE, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(form).toString(),
-    remoteAddress,
-  });
-}
+/** The client address of every call that names no other. */
+const CLIENT = '203.0.113.7';
 
 /** Every four-digit code except `code`, in order. */
 function* wrongCodes(code: string | null) {
@@ -53,7 +41,7 @@ describe('one-time codes under attack', () => {
     let guessesAnswered = 0;
     // An hour of "ask for a code, try every guess it allows, ask again as soon as allowed".
     for (let attempt = 0; attempt < 20; attempt++) {
-      const sent = await requestOtp({ msisdn });
+      const sent = await requestOtp(t, { msisdn }, CLIENT);
       if (sent.statusCode === 429) {
         expect(sent.json()).toMatchObject({ error: 'too_many_requests' });
         expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
@@ -63,12 +51,18 @@ describe('one-time codes under attack', () => {
         const { code } = await lastMessage(t, msisdn);
         const wrong = wrongCodes(code);
         for (let guess = 0; guess < OTP_MAX_WRONG_TRIES + 3; guess++) {
-          const answer = await grant({ grant_type: 'msisdn', msisdn, code: wrong.next().value ?? '' });
+          const answer = await grant(
+            t,
+            { grant_type: 'msisdn', msisdn, code: wrong.next().value ?? '' },
+            CLIENT,
+          );
           expect(answer.statusCode).toBe(403);
           guessesAnswered++;
         }
         // The code is spent by the wrong guesses: even the right one no longer signs in.
-        expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
+        expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' }, CLIENT)).statusCode).toBe(
+          403,
+        );
       }
       t.clock.advance(31_000);
     }
@@ -77,18 +71,20 @@ describe('one-time codes under attack', () => {
 
     // After the hour a code is sent again, and the right code signs the number up (604: unknown).
     t.clock.advance(HOUR);
-    expect((await requestOtp({ msisdn })).statusCode).toBe(200);
+    expect((await requestOtp(t, { msisdn }, CLIENT)).statusCode).toBe(200);
     const { code } = await lastMessage(t, msisdn);
-    expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).json()).toMatchObject({
-      error: '604',
-    });
+    expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' }, CLIENT)).json()).toMatchObject(
+      {
+        error: '604',
+      },
+    );
   });
 
   it('refuses a resend within 30 s whatever address asks, with Retry-After', async () => {
     const msisdn = randomMsisdn();
-    expect((await requestOtp({ msisdn }, '198.51.100.1')).statusCode).toBe(200);
+    expect((await requestOtp(t, { msisdn }, '198.51.100.1')).statusCode).toBe(200);
     t.clock.advance(5_000);
-    const again = await requestOtp({ msisdn }, '198.51.100.2');
+    const again = await requestOtp(t, { msisdn }, '198.51.100.2');
     expect(again.statusCode).toBe(429);
     expect(Number(again.headers['retry-after'])).toBe(25);
   });
@@ -97,7 +93,9 @@ describe('one-time codes under attack', () => {
     const email = `cap-${Date.now()}@example.mn`;
     const statuses: number[] = [];
     for (let attempt = 0; attempt < OTP_HOURLY_CAP + 2; attempt++) {
-      statuses.push((await requestOtp({ email, otpprovider: 'email', language: 'en' })).statusCode);
+      statuses.push(
+        (await requestOtp(t, { email, otpprovider: 'email', language: 'en' }, CLIENT)).statusCode,
+      );
       t.clock.advance(31_000);
     }
     expect(statuses).toEqual([...Array(OTP_HOURLY_CAP).fill(200), 429, 429]);
@@ -105,23 +103,18 @@ describe('one-time codes under attack', () => {
 
   it('counts wrong guesses through validateotp and the token grant together', async () => {
     const msisdn = randomMsisdn();
-    await requestOtp({ msisdn });
+    await requestOtp(t, { msisdn }, CLIENT);
     const { code } = await lastMessage(t, msisdn);
     const wrong = wrongCodes(code);
     for (let guess = 0; guess < OTP_MAX_WRONG_TRIES; guess++) {
       const next = wrong.next().value ?? '';
       if (guess % 2) {
-        await grant({ grant_type: 'msisdn', msisdn, code: next });
+        await grant(t, { grant_type: 'msisdn', msisdn, code: next }, CLIENT);
       } else {
-        await t.app.inject({
-          method: 'GET',
-          url: '/api/users/validateotp',
-          headers: STORE,
-          query: { msisdn, otp: next },
-        });
+        await validateOtp(t, { msisdn, otp: next }, CLIENT);
       }
     }
-    expect((await grant({ grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
+    expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' }, CLIENT)).statusCode).toBe(403);
   });
 });
 
@@ -137,7 +130,7 @@ describe('password login throttles', () => {
   }
 
   const passwordGrant = (username: string, password: string, address: string) =>
-    grant({ grant_type: 'password', username, password }, address);
+    grant(t, { grant_type: 'password', username, password }, address);
 
   it('gives one address 5 failed tries at an account, then a wait that grows; the owner elsewhere signs in', async () => {
     const email = await emailUser('right-password');

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/admin/command.js';
 import { command } from '../../src/admin/commands/vouchers-create.js';
-import { createUser } from '../helpers/factories.js';
-import { familyPackage } from '../helpers/family-factories.js';
+import { createUser, familyPackage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createVouchers } from '../../src/modules/vouchers/voucher-codes.js';
-import { createUser } from '../helpers/factories.js';
-import { singlePackage } from '../helpers/family-factories.js';
+import { createUser, singlePackage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const received: unknown[] = [];

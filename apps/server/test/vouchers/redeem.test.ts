@@ -6,11 +6,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listUserSubscriptions } from '../../src/modules/subscriptions/queries.js';
 import { createVouchers } from '../../src/modules/vouchers/voucher-codes.js';
-import { createUser } from '../helpers/factories.js';
-import { createPackage, createSubscription, singlePackage } from '../helpers/family-factories.js';
+import {
+  createPackage,
+  createSubscription,
+  createUser,
+  DAY_MS,
+  singlePackage,
+  siteHeaders,
+} from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,7 +28,7 @@ async function redeem(userId: string | undefined, code: string) {
   return t.app.inject({
     method: 'POST',
     url: `/api/users/redeemvoucher?code=${encodeURIComponent(code)}`,
-    headers: { StoreId: 'MNCO', ...(userId ? await t.authHeader(userId) : {}) },
+    headers: await siteHeaders(t, userId),
   });
 }
 

@@ -4,7 +4,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { prefetchContentCards } from '@/features/content/api/get-content-cards';
 import { prefetchLandingPage } from '@/features/content/api/get-landing-page';
 import { prefetchPlans } from '@/features/premium/api/get-plans';
-import { preparePriceFormat } from '@/features/premium/format';
+import { preparePriceFormat } from '@/lib/format';
 import { type Namespace, storedLanguage } from '@/lib/i18n';
 import { type LazyPage, lazyPage } from './lazy-page';
 
@@ -42,9 +42,14 @@ const ROUTES: readonly SiteRoute[] = [
   {
     path: '/profile',
     page: lazyPage(() => import('./routes/profile')),
-    namespaces: ['accounts', 'premium', 'family', 'vouchers'],
+    namespaces: ['accounts', 'premium', 'billing', 'ebarimt', 'family', 'vouchers'],
   },
   { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
+  {
+    path: /^\/receipts\/(?<invoiceId>[^/]+)\/?$/i,
+    page: lazyPage(() => import('./routes/receipt')),
+    namespaces: ['billing', 'ebarimt'],
+  },
   { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium', 'ebarimt'] },
   { path: /^\/pay\/[^/]+\/?$/i, page: lazyPage(() => import('./routes/pay')), namespaces: ['premium'] },
   { path: '/failed', page: lazyPage(() => import('./routes/failed')), namespaces: ['premium'] },

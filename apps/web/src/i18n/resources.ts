@@ -1,4 +1,5 @@
 import type accounts from './locales/en/accounts.json';
+import type billing from './locales/en/billing.json';
 import type common from './locales/en/common.json';
 import type content from './locales/en/content.json';
 import type contentHelp from './locales/en/content-help.json';
@@ -15,6 +16,7 @@ export interface Resources {
   common: typeof common;
   accounts: typeof accounts;
   premium: typeof premium;
+  billing: typeof billing;
   family: typeof family;
   vouchers: typeof vouchers;
   content: typeof content;

@@ -44,8 +44,8 @@ export function useIsSubscribed(): boolean {
   return Boolean(currentSubscription(data));
 }
 
-/** Logout (product.md §2): clear the cookie, the stored invite code and grant URL, then reload. */
-export function logout(): void {
+/** Forgets the signed-in state: the cookie, the stored invite code and grant URL, and cached data. */
+export function endSignedInState(): void {
   clearSession();
   try {
     sessionStorage.removeItem(SHARED_CODE_KEY);
@@ -54,5 +54,10 @@ export function logout(): void {
     // Storage may be unavailable; the cookie is what signs the user out.
   }
   queryClient.clear();
+}
+
+/** Logout (product.md §2): clear the cookie, the stored invite code and grant URL, then reload. */
+export function logout(): void {
+  endSignedInState();
   location.reload();
 }

@@ -13,6 +13,7 @@ export const NAMESPACES = [
   'common',
   'accounts',
   'premium',
+  'billing',
   'family',
   'vouchers',
   'content',

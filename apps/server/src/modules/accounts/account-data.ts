@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { tellOwnerMemberLeft } from '../family/leave-plan.js';
 import { sendMessage } from '../notifications/outbox.js';
 import '../billing/tables.js';
 import { accountMessages } from './messages.js';
@@ -100,16 +101,24 @@ export async function exportAccount(deps: DataDeps, userId: string, sessionId: s
 /**
  * `DELETE /api/users/me` after a fresh proof (product.md §14): renewals stop; the members of a
  * plan the listener owns are told and keep their seats to the period's end; the listener leaves
- * any plan they joined; personal data is erased — the number and address are free to register
+ * any plan they joined and its owner is told; personal data is erased — the number and address are free to register
  * again — while payment records stay, without personal fields, as accounting law requires.
  */
 export async function deleteAccount(deps: DataDeps, userId: string, log?: FastifyBaseLogger): Promise<void> {
   const now = deps.clock.now();
   const user = await getUser(deps.db, userId);
-  const recipients = [user.phone_number, user.primary_email, user.pending_email].filter(
+  const recipients = [user.phone_number, user.primary_email, user.pending_email, user.pending_phone].filter(
     (value): value is string => Boolean(value),
   );
   const lang = user.language === 'mn' ? 'mn' : 'en';
+  // The owners of the live plans the listener joined are told, as when a member leaves.
+  const joinedPlans = await deps.db
+    .selectFrom('subscription_members as m')
+    .innerJoin('subscriptions as s', 's.id', 'm.subscription_id')
+    .select('s.owner_id')
+    .where('m.user_id', '=', userId)
+    .where('s.end_date', '>', now)
+    .execute();
 
   const members = await deps.db
     .selectFrom('subscriptions as s')
@@ -121,6 +130,18 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
     .execute();
 
   await deps.db.transaction().execute(async (trx) => {
+    // Leaving the joined plans changes their seats: their rows are taken first, as by every
+    // other change of seats (family/seat-limit.ts), in the order an accept takes them (plan, then user).
+    await trx
+      .selectFrom('subscriptions')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        trx.selectFrom('subscription_members').select('subscription_id').where('user_id', '=', userId),
+      )
+      .forUpdate()
+      .execute();
     await trx
       .updateTable('subscriptions')
       .set({
@@ -167,6 +188,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
         primary_email: null,
         pending_email: null,
         phone_number: null,
+        pending_phone: null,
         password_hash: null,
         birth_year: null,
         gender: null,
@@ -189,6 +211,14 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
     else if (member.primary_email) {
       await sendMessage(deps, { channel: 'email', to: member.primary_email, subject: 'Tunes', text }, log);
     }
+  }
+  for (const plan of joinedPlans) {
+    await tellOwnerMemberLeft(
+      deps,
+      plan.owner_id,
+      { first_name: user.first_name, phone_number: user.phone_number },
+      log,
+    );
   }
   // The goodbye goes out after the erasure, so it is the one message the outbox keeps for them.
   const goodbye = accountMessages.accountDeleted(lang);

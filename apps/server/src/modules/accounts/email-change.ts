@@ -1,3 +1,4 @@
+import { CHANGE_ERRORS } from '@tunes/shared/accounts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -65,16 +66,16 @@ export async function confirmEmailChange(
   otp: string,
   log?: FastifyBaseLogger,
 ): Promise<void> {
-  const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+  const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', CHANGE_ERRORS.invalidCode);
   const user = await getUser(deps.db, userId);
   const newEmail = user.pending_email;
   if (!newEmail)
-    throw badRequest('There is no e-mail change waiting for a code.', 'Otp', 'no_pending_change');
+    throw badRequest('There is no e-mail change waiting for a code.', 'Otp', CHANGE_ERRORS.noPendingChange);
   const check = await checkOtp(deps, targetOf(userId), otp);
   if (!check.ok) throw invalid();
   // The caller holds the code sent to this address, so telling them it is taken reveals nothing.
   const taken = () =>
-    conflict('This email address is already associated with another account.', 'email_in_use');
+    conflict('This email address is already associated with another account.', CHANGE_ERRORS.emailInUse);
   if (await emailInUse(deps.db, newEmail, userId)) throw taken();
   if (!(await consumeOtp(deps, check.id))) throw invalid();
 

@@ -28,6 +28,17 @@ export const accountMessages = {
     lang === 'mn'
       ? `Таны Tunes бүртгэлийн имэйл хаяг ${newEmail} болж солигдлоо. Хэрэв та үүнийг хийгээгүй бол нууц үгээ даруй сэргээж, бидэнтэй холбогдоно уу.`
       : `The e-mail address of your Tunes account was changed to ${newEmail}. If this was not you, reset your password now and contact us.`,
+  phoneChangeCode: (lang: Lang, code: string) =>
+    lang === 'mn'
+      ? `Энэ дугаарыг Tunes бүртгэлдээ ашиглахын тулд кодоо оруулна уу: ${code}. Код ${minutes(OTP_TTL_SECONDS)} минутын турш хүчинтэй. Хэрэв та хүсээгүй бол энэ мессежийг үл тоомсорлоно уу.`
+      : `Enter this code to use this number for your Tunes account: ${code}. It expires in ${minutes(OTP_TTL_SECONDS)} minutes. If you did not ask for it, ignore this message.`,
+  phoneChangedSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Tunes утасны дугаар солигдлоо' : 'Your Tunes phone number was changed',
+  /** Told to the old number: only the new one's last digits, as the old one may change hands. */
+  phoneChanged: (lang: Lang, lastDigits: string) =>
+    lang === 'mn'
+      ? `Таны Tunes бүртгэлийн утасны дугаар сүүлийн орнууд нь ${lastDigits} бүхий дугаараар солигдлоо. Хэрэв та үүнийг хийгээгүй бол бидэнтэй даруй холбогдоно уу.`
+      : `The phone number of your Tunes account was changed to a number ending in ${lastDigits}. If this was not you, contact us now.`,
   passwordChangedSubject: (lang: Lang) =>
     lang === 'mn' ? 'Tunes нууц үг солигдлоо' : 'Your Tunes password was changed',
   passwordChanged: (lang: Lang) =>

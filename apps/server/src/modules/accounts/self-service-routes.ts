@@ -2,20 +2,28 @@ import {
   changePasswordSchema,
   deleteAccountSchema,
   messageSchema,
+  phoneChangeConfirmSchema,
+  phoneChangeSchema,
   sessionSchema,
 } from '@tunes/shared/accounts';
 import { errorBodySchema } from '@tunes/shared/errors';
+import { profileSchema } from '@tunes/shared/profile';
+import { toMsisdn } from '@tunes/shared/validation';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
 import { deleteAccount, exportAccount } from './account-data.js';
 import { changePassword, proveFreshSignIn } from './account-security.js';
-import { accountErrors, userIdSchema } from './route-schemas.js';
+import { cancelPhoneChange, confirmPhoneChange, requestPhoneChange } from './phone-change.js';
+import { accountErrors } from './route-schemas.js';
 import { endOtherSessions, endSession, listSessions } from './sessions.js';
-import { getUser } from './users.js';
+import { getProfile, getUser } from './users.js';
 
-/** Account self-service of product.md §14: password, signed-in devices, export, deletion. */
+/**
+ * Account self-service of product.md §14: password, phone number, signed-in devices, export,
+ * deletion. (The e-mail change rides on `PATCH /users/me/details`, in profile-routes.ts.)
+ */
 export default async function selfServiceRoutes(api: FastifyInstance) {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const { deps } = api;
@@ -41,6 +49,61 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
         request.log,
       );
       return { message: 'Your password has been changed.' };
+    },
+  );
+
+  app.post(
+    '/users/me/phone',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Change the phone number: a code goes to the new number, which takes effect once the code is ' +
+          'confirmed (PendingPhone); the current number withdraws a waiting change',
+        body: phoneChangeSchema,
+        response: { 200: profileSchema, ...accountErrors },
+      },
+    },
+    async (request) => {
+      const user = await getUser(deps.db, request.userId);
+      const msisdn = toMsisdn(request.body.CountryCode, request.body.PhoneNumber);
+      await requestPhoneChange(deps, user, msisdn, request.ip, request.log);
+      return getProfile(deps.db, request.userId, deps.clock.now());
+    },
+  );
+
+  app.delete(
+    '/users/me/phone/pending',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Withdraw a phone number change that waits for its code',
+        response: { 200: profileSchema, ...accountErrors },
+      },
+    },
+    async (request) => {
+      await cancelPhoneChange(deps, await getUser(deps.db, request.userId));
+      return getProfile(deps.db, request.userId, deps.clock.now());
+    },
+  );
+
+  app.post(
+    '/users/me/phone/confirm',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Confirm a new phone number with the code sent to it; the old number is told',
+        description: '409 `phone_in_use` when another account has the number.',
+        body: phoneChangeConfirmSchema,
+        response: { 200: profileSchema, ...accountErrors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await confirmPhoneChange(deps, request.userId, request.body.Otp, request.log);
+      return getProfile(deps.db, request.userId, deps.clock.now());
     },
   );
 

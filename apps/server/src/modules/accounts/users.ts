@@ -1,6 +1,6 @@
 import type { LoginInfo } from '@tunes/shared/accounts';
 import type { Profile } from '@tunes/shared/profile';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, User } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -119,6 +119,8 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       'u.primary_email',
       'u.pending_email',
       'u.phone_number',
+      'u.pending_phone',
+      sql<boolean>`u.password_hash is not null`.as('has_password'),
       'u.is_public',
       'u.language',
       'u.birth_year',
@@ -168,6 +170,8 @@ export async function getProfile(db: Db, userId: string, now: Date): Promise<Pro
     PrimaryEmail: user.primary_email,
     PendingEmail: user.pending_email,
     PhoneNumber: user.phone_number,
+    PendingPhone: user.pending_phone,
+    HasPassword: user.has_password,
     IsPublic: user.is_public,
     Language: user.language,
     BirthYear: user.birth_year,

@@ -1,6 +1,7 @@
 import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { payments } from '../../lib/metrics.js';
 import { activateInvoice } from '../premium/activation-once.js';
 import { callbackUrl, newInvoiceId, returnUrl } from '../premium/checkout.js';
 import { GatewayError } from '../premium/gateway.js';
@@ -326,6 +327,7 @@ export async function runRenewalStep(
     return 'renewed';
   }
 
+  payments.inc({ method: 'card', kind: 'renewal', outcome: 'declined' });
   if (attempt >= MAX_ATTEMPTS) {
     await lapse(deps, facts, invoice.invoice_id, log);
     return 'lapsed';

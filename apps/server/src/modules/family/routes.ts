@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createInvitationCode, listInvitationCodes } from './invitation-codes.js';
 import { acceptInvitation } from './invitation-single-use.js';
+import { leavePlan } from './leave-plan.js';
 import { listSharedUsers, removeSharedUser } from './members.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -80,6 +81,24 @@ export default async function familyRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await removeSharedUser(app.deps, request.params.id, request.userId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  api.post(
+    '/subscription/:id/leave',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Leave a plan as a member: the seat is free at once and the owner is told',
+        description: '404 when the user is not a member of the plan; 409 `owner_cannot_leave` for its owner.',
+        params: subscriptionIdParamSchema,
+        response: { 204: z.null(), ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await leavePlan(app.deps, request.params.id, request.userId, request.log);
       return reply.code(204).send(null);
     },
   );

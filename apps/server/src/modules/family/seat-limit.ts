@@ -5,7 +5,7 @@ import './tables.js';
 /*
  * The seat limit (security.md): a plan never holds more members than its MaxSharedUsers, whatever
  * runs at once. Every change of a plan's seats (a new invitation code, an accepted one, a removed
- * member) first takes the plan's row FOR UPDATE (`findSharingPlan(…, lock)`) inside its
+ * member, a member leaving or deleting their account) first takes the plan's row FOR UPDATE (`findSharingPlan(…, lock)`) inside its
  * transaction, so the counts below are never read by two changes at the same time.
  * Proven by test/family/seat-limit.test.ts.
  */

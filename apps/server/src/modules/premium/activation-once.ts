@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
+import { payments } from '../../lib/metrics.js';
 import { requestReceipt } from '../ebarimt/receipt-once.js';
 import { addMonths } from './period.js';
 import './tables.js';
@@ -30,6 +31,7 @@ export async function activateInvoice(
         'user_id',
         'package_id',
         'kind',
+        'method',
         'subscription_id',
         'period_start',
         'period_end',
@@ -39,6 +41,7 @@ export async function activateInvoice(
       ])
       .executeTakeFirst();
     if (!invoice) return null;
+    payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
     // Every paid invoice gets its e-barimt (the job queue issues it), asked for in this transaction.
     const company =
       invoice.ebarimt_registry && invoice.ebarimt_tin && invoice.ebarimt_company

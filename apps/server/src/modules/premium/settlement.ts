@@ -1,5 +1,6 @@
 import { type PaymentMethod, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import { payments } from '../../lib/metrics.js';
 import { activateInvoice } from './activation-once.js';
 import { type Exchange, GatewayError, type ProviderCard, type ProviderStatus } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -153,7 +154,10 @@ export async function settleInvoice(
       .where('status', '=', 'created')
       .returning('status')
       .executeTakeFirst();
-    if (closed) await log({ type: 'info', message: `invoice ${status}` });
+    if (closed) {
+      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: status });
+      await log({ type: 'info', message: `invoice ${status}` });
+    }
     return closed?.status ?? (await currentStatus(deps, invoiceId));
   }
 
@@ -166,7 +170,10 @@ export async function settleInvoice(
       .where('status', '=', 'created')
       .returning('status')
       .executeTakeFirst();
-    if (expired) await log({ type: 'warning', message: 'invoice expired unpaid' });
+    if (expired) {
+      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'expired' });
+      await log({ type: 'warning', message: 'invoice expired unpaid' });
+    }
     return expired?.status ?? (await currentStatus(deps, invoiceId));
   }
   return 'created';

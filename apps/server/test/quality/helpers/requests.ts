@@ -1,10 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { STORE } from '../../helpers/factories.js';
 import type { RequestInput } from './inputs.js';
 import { validSample } from './inputs.js';
 import { fillPath, type Operation } from './openapi.js';
 import { type World, worldValue } from './world.js';
-
-export const STORE_HEADER = { storeid: 'MNCO' };
 
 /** A request the schema accepts, aimed at the world's real owner, subscription and member. */
 export function validInput(operation: Operation, world: World): RequestInput {
@@ -71,7 +70,7 @@ export function sendRaw(
   return app.inject({
     method: operation.method,
     url: url(operation, input),
-    headers: { ...STORE_HEADER, ...headers, ...(contentType ? { 'content-type': contentType } : {}) },
+    headers: { ...STORE, ...headers, ...(contentType ? { 'content-type': contentType } : {}) },
     ...(payload !== undefined ? { payload } : {}),
   });
 }

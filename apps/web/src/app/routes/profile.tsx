@@ -1,16 +1,27 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect } from 'wouter';
 import { Page, PageTitle } from '@/components/page';
 import { ProfileDetails } from '@/features/accounts/components/profile-details';
+import { BillingSection } from '@/features/billing/components/billing-section';
 import { FamilyPlan } from '@/features/family/components/family-plan';
 import { JoinInvite } from '@/features/family/components/join-invite';
+import { LeavePlan } from '@/features/family/components/leave-plan';
 import { SubscriptionStatus } from '@/features/premium/components/subscription-status';
 import { VoucherBox } from '@/features/vouchers/components/voucher-box';
-import { useProfile, useSession } from '@/lib/auth';
+import { currentSubscription, useProfile, useSession } from '@/lib/auth';
+
+/** Below the profile's own blocks and not needed to read them: its own chunk, loaded after. */
+const AccountSettings = lazy(() =>
+  import('@/features/accounts/components/account-settings').then((module) => ({
+    default: module.AccountSettings,
+  })),
+);
 
 /**
  * /profile composes the features: account details (accounts), subscription (premium),
- * vouchers, and the family plan (family). The accounts feature owns this page's layout.
+ * vouchers, the family plan or a member's leave (family), and the account's self-service
+ * (accounts: password, devices, data, deletion). The accounts feature owns this page's layout.
  * Visitors are sent to / (product.md §6).
  */
 export default function ProfilePage() {
@@ -26,9 +37,15 @@ export default function ProfilePage() {
         <>
           <ProfileDetails profile={profile} />
           <SubscriptionStatus profile={profile} />
+          <BillingSection profile={profile} />
           <JoinInvite />
           <FamilyPlan profile={profile} />
-          <VoucherBox />
+          <LeavePlan profile={profile} />
+          {/* A member holds a plan, so a voucher could only be refused (product.md §14). */}
+          {currentSubscription(profile)?.Role !== 'member' && <VoucherBox />}
+          <Suspense fallback={null}>
+            <AccountSettings profile={profile} />
+          </Suspense>
         </>
       )}
     </Page>

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CHANGE_ERRORS } from '@tunes/shared/accounts';
 import type { Profile } from '@tunes/shared/profile';
 import { apiRequest } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/auth';
@@ -37,6 +38,15 @@ export function confirmEmailChange(otp: string): Promise<Profile> {
     method: 'POST',
     json: { Otp: otp },
     auth: true,
+    errors: {
+      messages: {
+        [CHANGE_ERRORS.invalidCode]: 'accounts:change.invalid-code',
+        [CHANGE_ERRORS.noPendingChange]: 'accounts:change.no-pending',
+        [CHANGE_ERRORS.emailInUse]: 'accounts:change.email-taken',
+        429: 'errors.too-many-requests',
+        other: 'accounts:change.failed',
+      },
+    },
   });
 }
 

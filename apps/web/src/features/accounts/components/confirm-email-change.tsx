@@ -2,6 +2,7 @@ import { OTP_LENGTH } from '@tunes/shared/constants';
 import type { Profile } from '@tunes/shared/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useConfirmEmailChange, useUpdateDetails } from '../api/update-details';
@@ -60,11 +61,7 @@ export function ConfirmEmailChange({ profile, pendingEmail, onConfirmed }: Props
       <h2 id="confirm-email-title">{t('edit.confirm-title')}</h2>
       <p>{t('edit.confirm-sent', { email: pendingEmail })}</p>
       <CodeBoxes digits={digits} onChange={setDigits} invalid={Boolean(failure)} />
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button
           type="button"

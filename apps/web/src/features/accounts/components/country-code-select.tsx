@@ -130,6 +130,8 @@ export function CountryCodeSelect({ value, onChange }: Props) {
             onChange={(event) => setSearch(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Escape') {
+                // Closes the list only, not a dialog the select sits in.
+                event.preventDefault();
                 setOpen(false);
                 buttonRef.current?.focus();
               }

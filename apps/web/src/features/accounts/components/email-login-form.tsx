@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { signInWithPassword } from '../api/sign-in';
-import { FieldError } from './form-error';
 import styles from './login-modal.module.css';
 
 const schema = z.object({ email: emailSchema, password: loginPasswordSchema });
@@ -41,41 +41,23 @@ export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
 
   return (
     <form noValidate onSubmit={submit}>
-      <div className="field">
-        <label className="field__label" htmlFor="login-email">
-          {t('email.address')}
-        </label>
-        <input
-          id="login-email"
-          className="input"
-          type="email"
-          autoComplete="username"
-          aria-invalid={Boolean(errors.email)}
-          aria-describedby={errors.email ? 'login-email-error' : undefined}
-          {...form.register('email')}
-        />
-        <FieldError id="login-email-error" message={errors.email?.message} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="login-password">
-          {t('email.password')}
-        </label>
-        <input
-          id="login-password"
-          className="input"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={Boolean(errors.password)}
-          aria-describedby={errors.password ? 'login-password-error' : undefined}
-          {...form.register('password')}
-        />
-        <FieldError id="login-password-error" message={errors.password?.message} />
-      </div>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <TextField
+        id="login-email"
+        label={t('email.address')}
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        {...form.register('email')}
+      />
+      <TextField
+        id="login-password"
+        label={t('email.password')}
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('password')}
+      />
+      {failure && <FormError>{failure}</FormError>}
       <button type="submit" className="button button--primary button--block" disabled={isSubmitting}>
         {t('email.login')}
       </button>

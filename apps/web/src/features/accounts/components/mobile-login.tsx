@@ -1,5 +1,6 @@
 import { OTP_LENGTH } from '@tunes/shared/constants';
 import { useTranslation } from 'react-i18next';
+import { FormField, TextField } from '@/components/form-field';
 import { useMobileSignIn } from '../api/mobile-sign-in';
 import { CountryCodeSelect } from './country-code-select';
 import styles from './login-modal.module.css';
@@ -19,30 +20,22 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
           void login.sendCode();
         }}
       >
-        <div className="field">
-          <label className="field__label" htmlFor="login-phone">
-            {t('mobile.phone')}
-          </label>
-          <div className={styles.phoneRow}>
-            <CountryCodeSelect value={state.countryCode} onChange={login.setCountryCode} />
-            <input
-              id="login-phone"
-              className="input"
-              type="tel"
-              inputMode="numeric"
-              autoComplete="tel-national"
-              value={state.phoneNumber}
-              aria-invalid={Boolean(state.error)}
-              aria-describedby={state.error ? 'login-phone-error' : undefined}
-              onChange={(event) => login.setPhoneNumber(event.target.value)}
-            />
-          </div>
-          {state.error && (
-            <p id="login-phone-error" className="field__error" role="alert">
-              {state.error}
-            </p>
+        <FormField id="login-phone" label={t('mobile.phone')} error={state.error}>
+          {(control) => (
+            <div className={styles.phoneRow}>
+              <CountryCodeSelect value={state.countryCode} onChange={login.setCountryCode} />
+              <input
+                {...control}
+                className="input"
+                type="tel"
+                inputMode="numeric"
+                autoComplete="tel-national"
+                value={state.phoneNumber}
+                onChange={(event) => login.setPhoneNumber(event.target.value)}
+              />
+            </div>
           )}
-        </div>
+        </FormField>
         <button type="submit" className="button button--primary button--block" disabled={state.loading}>
           {t('mobile.verify')}
         </button>
@@ -65,27 +58,16 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
       }}
     >
       <p>{t('mobile.code-sent', { phone: `+${state.countryCode} ${state.phoneNumber}` })}</p>
-      <div className="field">
-        <label className="field__label" htmlFor="login-code">
-          {t('mobile.code')}
-        </label>
-        <input
-          id="login-code"
-          className="input"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={OTP_LENGTH}
-          value={state.code}
-          aria-invalid={Boolean(state.error)}
-          aria-describedby={state.error ? 'login-code-error' : undefined}
-          onChange={(event) => login.setCode(event.target.value)}
-        />
-        {state.error && (
-          <p id="login-code-error" className="field__error" role="alert">
-            {state.error}
-          </p>
-        )}
-      </div>
+      <TextField
+        id="login-code"
+        label={t('mobile.code')}
+        error={state.error}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={OTP_LENGTH}
+        value={state.code}
+        onChange={(event) => login.setCode(event.target.value)}
+      />
       <button type="submit" className="button button--primary button--block" disabled={state.loading}>
         {t('mobile.continue')}
       </button>

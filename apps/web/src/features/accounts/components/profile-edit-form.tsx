@@ -7,12 +7,12 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
+import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import type { TranslationKey } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useUpdateDetails } from '../api/update-details';
 import { ConfirmEmailChange } from './confirm-email-change';
-import { FieldError } from './form-error';
 import styles from './profile.module.css';
 
 const schema = z.object({
@@ -74,28 +74,18 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   return (
     <form noValidate className={styles.form} onSubmit={submit}>
       {FIELDS.map(([name, label, autoComplete, type]) => (
-        <div className="field" key={name}>
-          <label className="field__label" htmlFor={`edit-${name}`}>
-            {t(label)}
-          </label>
-          <input
-            id={`edit-${name}`}
-            className="input"
-            type={type}
-            autoComplete={autoComplete}
-            maxLength={PROFILE_FIELD_MAX_LENGTH}
-            aria-invalid={Boolean(errors[name])}
-            aria-describedby={errors[name] ? `edit-${name}-error` : undefined}
-            {...form.register(name)}
-          />
-          <FieldError id={`edit-${name}-error`} message={errors[name]?.message} />
-        </div>
+        <TextField
+          key={name}
+          id={`edit-${name}`}
+          label={t(label)}
+          error={errors[name]?.message}
+          type={type}
+          autoComplete={autoComplete}
+          maxLength={PROFILE_FIELD_MAX_LENGTH}
+          {...form.register(name)}
+        />
       ))}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
         <button type="submit" className="button button--primary" disabled={isSubmitting}>
           {t('edit.save')}

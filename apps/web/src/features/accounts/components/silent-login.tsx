@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import { FormError } from '@/components/form-field';
 import type { TokenResponse } from '@/lib/api-client';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
@@ -64,11 +65,7 @@ function SilentLoginCheck({ userId, token }: { userId: string; token: string }) 
     );
   }
   if (state.status === 'error') {
-    return (
-      <p className="form-error" role="alert">
-        {state.message}
-      </p>
-    );
+    return <FormError>{state.message}</FormError>;
   }
   return null;
 }

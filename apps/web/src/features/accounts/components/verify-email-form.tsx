@@ -1,6 +1,7 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { requestOtp, verifyEmailCode } from '../api/otp';
 import { useCountdown } from '../hooks/use-countdown';
@@ -73,11 +74,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
           setFailure('');
         }}
       />
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      {failure && <FormError>{failure}</FormError>}
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {t('email.verify')}
       </button>

@@ -10,7 +10,8 @@ import {
 import { useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isValidationKey, type TranslationKey } from '@/lib/i18n';
+import { FormError, FormField } from '@/components/form-field';
+import type { TranslationKey } from '@/lib/i18n';
 import { useSendFeedback } from '../api/send-feedback';
 import styles from './contact.module.css';
 
@@ -38,7 +39,6 @@ const FIELDS: {
 /** The feedback form of /contact (product.md §2, §5, §7): all fields required; clears on success. */
 export function FeedbackForm() {
   const { t } = useTranslation('content');
-  const { t: tCommon } = useTranslation('common');
   const send = useSendFeedback();
   const [result, setResult] = useState<Result | null>(null);
   const { register, handleSubmit, reset, setError, formState } = useForm<
@@ -78,34 +78,29 @@ export function FeedbackForm() {
       <h2 id="feedback-title">{t('feedback.title')}</h2>
       <p className={styles.muted}>{t('feedback.intro')}</p>
       <form onSubmit={onSubmit} noValidate>
-        {FIELDS.map(({ name, label, type, max, autoComplete }) => {
-          const error = formState.errors[name]?.message;
-          const id = `feedback-${name}`;
-          const shared = {
-            id,
-            maxLength: max,
-            autoComplete,
-            'aria-required': true,
-            'aria-invalid': Boolean(error),
-            'aria-describedby': `${id}-error`,
-            ...register(name, { onChange: () => result && setResult(null) }),
-          };
-          return (
-            <div className="field" key={name}>
-              <label className="field__label" htmlFor={id}>
-                {t(label)}
-              </label>
-              {type === 'textarea' ? (
+        {FIELDS.map(({ name, label, type, max, autoComplete }) => (
+          <FormField
+            key={name}
+            id={`feedback-${name}`}
+            label={t(label)}
+            error={formState.errors[name]?.message}
+          >
+            {(control) => {
+              const shared = {
+                ...control,
+                maxLength: max,
+                autoComplete,
+                'aria-required': true,
+                ...register(name, { onChange: () => result && setResult(null) }),
+              };
+              return type === 'textarea' ? (
                 <textarea className="textarea" rows={6} {...shared} />
               ) : (
                 <input className="input" type={type} {...shared} />
-              )}
-              <span id={`${id}-error`} className="field__error">
-                {error && isValidationKey(error) ? tCommon(error) : error}
-              </span>
-            </div>
-          );
-        })}
+              );
+            }}
+          </FormField>
+        ))}
         <div aria-live="polite">
           {result?.kind === 'success' && (
             <p className={`form-success ${styles.result}`} role="status">
@@ -113,11 +108,7 @@ export function FeedbackForm() {
             </p>
           )}
         </div>
-        {result?.kind === 'error' && (
-          <p className="form-error" role="alert">
-            {result.text}
-          </p>
-        )}
+        {result?.kind === 'error' && <FormError>{result.text}</FormError>}
         <button
           type="submit"
           className="button button--primary"

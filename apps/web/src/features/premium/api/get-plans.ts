@@ -2,13 +2,10 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { MERCHANT_ID } from '@tunes/shared/constants';
 import type { Merchant, Plan } from '@tunes/shared/premium';
 import { apiRequest } from '@/lib/api-client';
+import { plansQuery } from '@/lib/plans';
 
 export function getMerchants(): Promise<Merchant[]> {
   return apiRequest<Merchant[]>('/api/merchants');
-}
-
-export function getAllPlans(merchantId: number): Promise<Plan[]> {
-  return apiRequest<Plan[]>('/api/packages/allplans', { query: { merchantId } });
 }
 
 const merchantsQuery = queryOptions({
@@ -21,14 +18,6 @@ const merchantsQuery = queryOptions({
     }),
   staleTime: 5 * 60_000,
 });
-
-const plansQuery = (merchantId: number | undefined) =>
-  queryOptions({
-    queryKey: ['plans', merchantId],
-    queryFn: () => getAllPlans(merchantId ?? MERCHANT_ID),
-    enabled: merchantId !== undefined,
-    staleTime: 5 * 60_000,
-  });
 
 const ourMerchant = (merchants: readonly Merchant[] | undefined) =>
   merchants?.find((candidate) => candidate.MerchantId === MERCHANT_ID);

@@ -6,14 +6,21 @@ import { apiRequest } from '@/lib/api-client';
 
 export interface CheckoutChoice {
   merchantCode: string;
+  /** Keep the card for renewals (product.md §12); the server's default is yes. */
+  saveCard: boolean;
   /** A company's registry number for a company e-barimt. */
   ebarimtRegistry?: string | undefined;
 }
 
 /** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
-export function startCheckout({ merchantCode, ebarimtRegistry }: CheckoutChoice): Promise<CheckoutResponse> {
+export function startCheckout({
+  merchantCode,
+  saveCard,
+  ebarimtRegistry,
+}: CheckoutChoice): Promise<CheckoutResponse> {
   const body: CheckoutRequest = {
     MerchantCode: merchantCode,
+    saveCard,
     ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
   };
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {

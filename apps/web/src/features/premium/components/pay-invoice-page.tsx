@@ -4,8 +4,8 @@ import { Link } from 'wouter';
 import { PageTitle } from '@/components/page';
 import { userMessage } from '@/lib/api-error';
 import { useSession } from '@/lib/auth';
+import { formatPrice } from '@/lib/format';
 import { useInvoice, usePayInvoiceByCard } from '../api/pay-invoice';
-import { formatPrice } from '../format';
 import styles from './premium.module.css';
 import { QpayPayment } from './qpay-payment';
 

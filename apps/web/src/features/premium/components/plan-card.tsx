@@ -1,8 +1,8 @@
 import type { Plan } from '@tunes/shared/premium';
 import { discountPercent, localized } from '@tunes/shared/premium-rules';
 import { useTranslation } from 'react-i18next';
+import { formatPrice } from '@/lib/format';
 import { offerTexts, PLAN_FEATURES } from '../features';
-import { formatPrice } from '../format';
 import { Tick } from './icons';
 import styles from './premium.module.css';
 

@@ -5,6 +5,7 @@ import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
+import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
 import { isValidationKey, type ValidationKey } from '@/lib/i18n';
@@ -16,6 +17,7 @@ import { type PaymentChoice, PaymentMethodChoice } from './payment-method-choice
 import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
 import { QpayPayment } from './qpay-payment';
+import { SaveCardChoice } from './save-card-choice';
 import { StoreNote } from './store-note';
 
 /**
@@ -59,6 +61,7 @@ export function PremiumPage() {
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
   const [payment, setPayment] = useState<PaymentChoice>({ method: 'card', company: false, registry: '' });
   const [registryError, setRegistryError] = useState<ValidationKey>();
+  const [saveCard, setSaveCard] = useState(true);
 
   // product.md §4: a subscribed user is sent to the home page, unless a QPay payment is on
   // screen: it goes to /success itself once its status says paid.
@@ -87,7 +90,7 @@ export function PremiumPage() {
       ebarimtRegistry = registry.data;
     }
     const choice = { merchantCode: plan.MerchantCode, ebarimtRegistry };
-    if (payment.method === 'card') checkout.mutate(choice);
+    if (payment.method === 'card') checkout.mutate({ ...choice, saveCard });
     else
       qpayCheckout.mutate(choice, {
         onSuccess: ({ invoiceId }) => navigate(`/premium?${new URLSearchParams({ invoice: invoiceId })}`),
@@ -129,29 +132,29 @@ export function PremiumPage() {
         <div className={styles.plansHead}>
           <h2 id="plans-title">{t('plans-title')}</h2>
           {currencies.length > 0 && (
-            <div className={`field ${styles.currency}`}>
-              <label className="field__label" htmlFor="plan-currency">
-                {t('currency')}
-              </label>
-              <select
-                id="plan-currency"
-                className="select"
-                value={currency}
-                onChange={(event) => setCurrency(event.target.value)}
-              >
-                {currencies.map((code) => (
-                  <option key={code} value={code}>
-                    {code}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id="plan-currency" label={t('currency')} className={styles.currency}>
+              {(control) => (
+                <select
+                  {...control}
+                  className="select"
+                  value={currency}
+                  onChange={(event) => setCurrency(event.target.value)}
+                >
+                  {currencies.map((code) => (
+                    <option key={code} value={code}>
+                      {code}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
         </div>
 
         {session && (
           <PaymentMethodChoice value={payment} onChange={setPayment} registryError={registryError} />
         )}
+        {session && payment.method === 'card' && <SaveCardChoice checked={saveCard} onChange={setSaveCard} />}
 
         {isLoading ? (
           <PlansLoading label={t('loading')} />

@@ -3,9 +3,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { userMessage } from '@/lib/api-error';
+import { formatPrice } from '@/lib/format';
 import { usePaymentStatus } from '../api/get-payment-status';
 import { useQpayPayment } from '../api/pay-invoice';
-import { formatPrice } from '../format';
 import { useIsPhone } from '../hooks/use-is-phone';
 import styles from './qpay.module.css';
 

@@ -1,11 +1,13 @@
 import { localized } from '@tunes/shared/premium-rules';
 import { isSubscriptionActive, type Profile, type SubscriptionView } from '@tunes/shared/profile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { currentSubscription } from '@/lib/auth';
+import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useCancelSubscription } from '../api/cancel-subscription';
-import { formatDate } from '../format';
 import styles from './premium.module.css';
 import { StoreNote } from './store-note';
 
@@ -63,10 +65,18 @@ function PeriodDetails({ subscription }: { subscription: SubscriptionView }) {
         <dt>{t('status.end')}</dt>
         <dd>{formatDate(subscription.EndDate, language)}</dd>
       </div>
-      <div>
-        <dt>{t('status.auto-renew')}</dt>
-        <dd>{subscription.IsAutoRenew ? t('status.yes') : t('status.no')}</dd>
-      </div>
+      {/* A member does not pay for the plan, so its renewal is not theirs to read (product.md §14). */}
+      {subscription.Role === 'member' ? (
+        <div>
+          <dt>{t('status.paid-by')}</dt>
+          <dd>{t('status.paid-by-owner')}</dd>
+        </div>
+      ) : (
+        <div>
+          <dt>{t('status.auto-renew')}</dt>
+          <dd>{subscription.IsAutoRenew ? t('status.yes') : t('status.no')}</dd>
+        </div>
+      )}
     </>
   );
 }
@@ -74,6 +84,7 @@ function PeriodDetails({ subscription }: { subscription: SubscriptionView }) {
 function CancelPremium({ userId, subscription }: { userId: string; subscription: SubscriptionView }) {
   const { t, i18n } = useTranslation('premium');
   const cancel = useCancelSubscription(userId);
+  const [confirming, setConfirming] = useState(false);
   const endDate = formatDate(subscription.EndDate, i18n.language);
   const source = subscription.Source.SourceType;
 
@@ -84,25 +95,37 @@ function CancelPremium({ userId, subscription }: { userId: string; subscription:
   // App Store and Google Play subscriptions are cancelled in the store (the store note says so).
   if (source === 'Apple IAP' || source === 'Google Play') return null;
 
-  const onCancel = () => {
-    if (!window.confirm(t('status.cancel-confirm', { date: endDate }))) return;
+  const onConfirm = () =>
     cancel.mutate(subscription.SubscriptionId, {
       onSuccess: () => toast.success(t('status.cancel-success')),
+      onSettled: () => setConfirming(false),
     });
-  };
+  // How it renews (the saved card or a payment link) is the billing section's (features/billing).
   return (
     <>
-      {/* No card is stored: the period renews only when its renewal payment arrives. */}
-      <p className={styles.note}>{t('status.renews-by-payment', { date: endDate })}</p>
       <button
         type="button"
         className="button button--danger"
-        onClick={onCancel}
+        aria-haspopup="dialog"
+        onClick={() => setConfirming(true)}
         disabled={cancel.isPending}
         aria-busy={cancel.isPending}
       >
         {cancel.isPending ? t('status.cancelling') : t('status.cancel')}
       </button>
+      {confirming && (
+        <ConfirmDialog
+          title={t('status.cancel-confirm-title')}
+          confirmLabel={cancel.isPending ? t('status.cancelling') : t('status.cancel')}
+          cancelLabel={t('status.cancel-keep')}
+          busy={cancel.isPending}
+          danger
+          onConfirm={onConfirm}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{t('status.cancel-confirm', { date: endDate })}</p>
+        </ConfirmDialog>
+      )}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { redeemVoucherQuerySchema } from '@tunes/shared/vouchers';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isValidationKey } from '@/lib/i18n';
+import { TextField } from '@/components/form-field';
 import { useRedeemVoucher } from '../api/redeem-voucher';
 import styles from './voucher-box.module.css';
 import { toVoucherInput } from './voucher-input';
@@ -14,7 +14,6 @@ type Result = { kind: 'success' } | { kind: 'error'; message: string };
 /** The voucher redeem box of /profile: idle → loading → success or error (product.md §4/§8). */
 export function VoucherBox() {
   const { t } = useTranslation('vouchers');
-  const { t: tCommon } = useTranslation('common');
   const redeem = useRedeemVoucher();
   const [result, setResult] = useState<Result | null>(null);
   const { control, handleSubmit, reset } = useForm<{ code: string }>({
@@ -34,42 +33,31 @@ export function VoucherBox() {
     });
   });
 
-  const fieldError = fieldState.error?.message;
   return (
     <section className={`card ${styles.box}`} aria-labelledby="voucher-title">
       <h2 id="voucher-title">{t('title')}</h2>
       <p>{t('text')}</p>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <div className={`field ${styles.field}`}>
-          <label className="field__label" htmlFor="voucher-code">
-            {t('label')}
-          </label>
-          <input
-            id="voucher-code"
-            className="input"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={VOUCHER_MAX_LENGTH}
-            pattern="[A-Za-z0-9\-]*"
-            aria-describedby="voucher-hint voucher-error"
-            aria-invalid={Boolean(fieldError)}
-            name={field.name}
-            ref={field.ref}
-            value={field.value}
-            onBlur={field.onBlur}
-            onChange={(event) => {
-              field.onChange(toVoucherInput(event.target.value));
-              if (result) setResult(null);
-            }}
-          />
-          <span id="voucher-hint" className={styles.hint}>
-            {t('hint')}
-          </span>
-          <span id="voucher-error" className="field__error">
-            {fieldError && isValidationKey(fieldError) ? tCommon(fieldError) : fieldError}
-          </span>
-        </div>
+        <TextField
+          id="voucher-code"
+          label={t('label')}
+          hint={t('hint')}
+          error={fieldState.error?.message}
+          className={styles.field}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={VOUCHER_MAX_LENGTH}
+          pattern="[A-Za-z0-9\-]*"
+          name={field.name}
+          ref={field.ref}
+          value={field.value}
+          onBlur={field.onBlur}
+          onChange={(event) => {
+            field.onChange(toVoucherInput(event.target.value));
+            if (result) setResult(null);
+          }}
+        />
         <button
           type="submit"
           className="button button--primary"

@@ -1,20 +1,8 @@
 import { expect } from 'vitest';
-import { PLAN_CODES, seedPlans } from '../../src/modules/premium/seed.js';
-import { createUser } from './factories.js';
+import { PLAN_CODES, shopper } from './factories.js';
 import type { TestApp } from './test-app.js';
 
-export { PLAN_CODES };
-
-export const STORE = { StoreId: 'MNCO' };
-
-/** Merchant 14 with the seeded plans (idempotent). */
-export const withPlans = (t: TestApp) => seedPlans(t.db);
-
-/** A signed-in user with a name, for checkouts. */
-export async function shopper(t: TestApp) {
-  const user = await createUser(t.db, { first_name: 'Bold', last_name: 'Bat' });
-  return { user, headers: { ...STORE, ...(await t.authHeader(user.id)) } };
-}
+/** A checkout through the sandbox gateway as the shopper's browser makes it, and what it stored. */
 
 export function checkout(t: TestApp, headers: Record<string, string>, body: unknown) {
   return t.app.inject({ method: 'POST', url: '/api/payments/checkout', headers, payload: body as object });

@@ -1,0 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { endSignedInState } from '@/lib/auth';
+
+/** The fresh proof `DELETE /api/users/me` asks for: a code sent to the account, or its password. */
+export type DeletionProof = { Otp: string } | { Password: string };
+
+/** `DELETE /api/users/me` (product.md §14); on success this browser is signed out too. */
+export async function deleteAccount(proof: DeletionProof): Promise<void> {
+  await apiRequest<null>('/api/users/me', {
+    method: 'DELETE',
+    json: proof,
+    auth: true,
+    errors: {
+      messages: {
+        wrong_password: 'accounts:delete.wrong-password',
+        invalid_code: 'accounts:delete.invalid-code',
+        429: 'errors.too-many-requests',
+        other: 'accounts:delete.failed',
+      },
+    },
+  });
+  endSignedInState();
+}
+
+export function useDeleteAccount() {
+  return useMutation({ mutationFn: deleteAccount });
+}

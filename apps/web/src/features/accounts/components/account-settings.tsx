@@ -1,0 +1,50 @@
+import type { Profile } from '@tunes/shared/profile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChangePasswordDialog } from './change-password-dialog';
+import { DeleteAccount } from './delete-account';
+import { DownloadData } from './download-data';
+import styles from './self-service.module.css';
+import { SignedInDevices } from './signed-in-devices';
+
+/**
+ * The account self-service of /profile (product.md §14), below the profile's own blocks: the
+ * password, the signed-in devices, download my data, and delete my account. Loaded after the
+ * page's first content (routes/profile.tsx), as nothing here is needed to read the profile.
+ */
+export function AccountSettings({ profile }: { profile: Profile }) {
+  return (
+    <>
+      <SignInSecurity hasPassword={profile.HasPassword} />
+      <SignedInDevices />
+      <DownloadData />
+      <DeleteAccount profile={profile} />
+    </>
+  );
+}
+
+function SignInSecurity({ hasPassword }: { hasPassword: boolean }) {
+  const { t } = useTranslation('accounts');
+  const [changing, setChanging] = useState(false);
+  return (
+    <section className={`card ${styles.card}`} aria-labelledby="security-title">
+      <h2 id="security-title" className={styles.heading}>
+        {t('security.title')}
+      </h2>
+      <div className={styles.row}>
+        <div>
+          <h3 className={styles.legend}>{t('security.password')}</h3>
+          <p className={styles.intro}>
+            {hasPassword ? t('security.password-set') : t('security.password-none')}
+          </p>
+        </div>
+        {hasPassword && (
+          <button type="button" className="button button--ghost" onClick={() => setChanging(true)}>
+            {t('password.button')}
+          </button>
+        )}
+      </div>
+      <ChangePasswordDialog open={changing} onClose={() => setChanging(false)} />
+    </section>
+  );
+}

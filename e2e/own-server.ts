@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = fileURLToPath(new URL('../apps/server/dist/server.js', import.meta.url));
+
+/** A port the system has free right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(origin: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode} before it answered`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server at ${origin} did not answer within ${timeoutMs} ms`);
+}
+
+export interface OwnServer {
+  origin: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A server of the built site of its own, with its own database and business clock, for tests
+ * that move the clock (`POST /dev/clock`) months ahead: on the shared e2e server that would
+ * expire other tests' codes and periods while they run. Jobs run only when a test asks
+ * (`POST /dev/jobs/run-due`), so what is due is what the test made due.
+ */
+export async function startOwnServer(): Promise<OwnServer> {
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  let stderr = '';
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: origin,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tunes-e2e-own-')),
+      DATABASE_URL: '',
+      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO_DATA: 'true',
+      PAYMENT_CHECK_INTERVAL_SECONDS: '0',
+      SENDS_PER_CLIENT_HOURLY: '100000',
+      SMS_HOURLY_BUDGET: '100000',
+      REDIS_URL: '',
+    },
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  try {
+    await waitForHealth(origin, child, 60_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    origin,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
