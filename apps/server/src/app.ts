@@ -15,13 +15,16 @@ import billingRoutes from './modules/billing/routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
 import contentRoutes from './modules/content/routes.js';
 import clockDevRoutes from './modules/dev-tools/clock-routes.js';
+import ebarimtRoutes from './modules/ebarimt/routes.js';
 import familyDevRoutes from './modules/family/dev-routes.js';
 import familyRoutes from './modules/family/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import outboxDevRoutes from './modules/notifications/dev-routes.js';
 import premiumDevRoutes from './modules/premium/dev-routes.js';
 import premiumRoutes from './modules/premium/routes.js';
+import sandboxEbarimtRoutes from './modules/sandbox-ebarimt/routes.js';
 import sandboxGatewayRoutes from './modules/sandbox-gateway/routes.js';
+import sandboxQpayRoutes from './modules/sandbox-qpay/routes.js';
 import voucherDevRoutes from './modules/vouchers/dev-routes.js';
 import voucherRoutes from './modules/vouchers/routes.js';
 import { auth } from './plugins/auth.js';
@@ -107,19 +110,27 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(voucherRoutes);
       await api.register(premiumRoutes);
       await api.register(billingRoutes);
+      await api.register(ebarimtRoutes);
     },
     { prefix: '/api' },
   );
   if (!deps.config.isProduction) {
-    // The built-in card gateway stand-in (product.md §10): its own pages and secret, outside /api.
-    // Never in production, where a real provider is required (security.md).
-    await app.register(
-      async (gateway) => {
-        gateway.addHook('onRequest', databaseReady);
-        await gateway.register(sandboxGatewayRoutes);
-      },
-      { prefix: '/sandbox-gateway' },
-    );
+    // The built-in stand-ins of the card gateway (product.md §10), QPay and the tax authority's
+    // PosAPI (§12): their own pages and secrets, outside /api. Never in production, where the
+    // real providers are required (security.md).
+    for (const [prefix, sandbox] of [
+      ['/sandbox-gateway', sandboxGatewayRoutes],
+      ['/sandbox-qpay', sandboxQpayRoutes],
+      ['/sandbox-ebarimt', sandboxEbarimtRoutes],
+    ] as const) {
+      await app.register(
+        async (scope) => {
+          scope.addHook('onRequest', databaseReady);
+          await scope.register(sandbox);
+        },
+        { prefix },
+      );
+    }
 
     await app.register(
       async (dev) => {

@@ -8,6 +8,9 @@ const booleanFromEnv = z
   .transform((value) => value === 'true' || value === '1');
 
 const SANDBOX_CLIENT_ID = 'sandbox-client';
+const SANDBOX_QPAY_CLIENT_ID = 'sandbox-qpay';
+/** The sandbox PosAPI's merchant (a made-up 11-digit taxpayer number). */
+const SANDBOX_MERCHANT_TIN = '37900846788';
 
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -69,6 +72,8 @@ const envSchema = z
     ALLOW_NO_SMS: booleanFromEnv.default(false),
     ALLOW_NO_EMAIL: booleanFromEnv.default(false),
     ALLOW_NO_PAYMENTS: booleanFromEnv.default(false),
+    ALLOW_NO_QPAY: booleanFromEnv.default(false),
+    ALLOW_NO_EBARIMT: booleanFromEnv.default(false),
 
     PAYMENT_PROVIDER_URL: z.url().optional(),
     PAYMENT_CLIENT_ID: z.string().min(1).default(SANDBOX_CLIENT_ID),
@@ -76,6 +81,38 @@ const envSchema = z
     PAYMENT_CALLBACK_SECRET: secret.default(DEV_SECRET),
     PAYMENT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     SANDBOX_GATEWAY_SECRET: secret.default(DEV_SECRET),
+
+    /** QPay merchant API v2 (product.md §12); the built-in sandbox when unset. */
+    QPAY_URL: z.url().optional(),
+    QPAY_CLIENT_ID: z.string().min(1).max(200).default(SANDBOX_QPAY_CLIENT_ID),
+    QPAY_CLIENT_SECRET: z.string().min(8).max(500).default(DEV_SECRET),
+    /** The invoice template QPay registered for the merchant. */
+    QPAY_INVOICE_CODE: z.string().min(1).max(100).default('TUNES_INVOICE'),
+    /** Who receives QPay's invoices on its side (`invoice_receiver_code`). */
+    QPAY_RECEIVER_CODE: z.string().min(1).max(100).default('terminal'),
+
+    /** The tax authority's PosAPI 3.0 (its local service); the built-in sandbox when unset. */
+    EBARIMT_URL: z.url().optional(),
+    /** Where a company's name is looked up by registry number; EBARIMT_URL when unset. */
+    EBARIMT_INFO_URL: z.url().optional(),
+    EBARIMT_MERCHANT_TIN: z
+      .string()
+      .regex(/^\d{11,14}$/, 'must be the 11-14 digit taxpayer number (TIN)')
+      .default(SANDBOX_MERCHANT_TIN),
+    EBARIMT_BRANCH_NO: z
+      .string()
+      .regex(/^\d{3}$/, 'must be 3 digits')
+      .default('001'),
+    EBARIMT_POS_NO: z.string().min(1).max(20).default('001'),
+    EBARIMT_DISTRICT_CODE: z
+      .string()
+      .regex(/^\d{4}$/, 'must be 4 digits')
+      .default('2501'),
+    /** The product's classification code (GS1) on the receipt line. */
+    EBARIMT_CLASSIFICATION_CODE: z
+      .string()
+      .regex(/^\d{7}$/, 'must be 7 digits')
+      .default('8413100'),
 
     COUPON_SERVICE_URL: z.url().optional(),
     /** OTLP/HTTP collector for traces (e.g. http://otel-collector:4318); no tracing without it. */
@@ -106,6 +143,24 @@ const envSchema = z
     if (env.PAYMENT_PROVIDER_URL && env.PAYMENT_CLIENT_ID === SANDBOX_CLIENT_ID) {
       fail('PAYMENT_CLIENT_ID', 'must be set in production');
     }
+    if (!env.QPAY_URL && !env.ALLOW_NO_QPAY) {
+      fail('QPAY_URL', 'must name the QPay merchant API in production (or set ALLOW_NO_QPAY=true)');
+    }
+    if (env.QPAY_URL && env.QPAY_CLIENT_ID === SANDBOX_QPAY_CLIENT_ID) {
+      fail('QPAY_CLIENT_ID', 'must be set in production');
+    }
+    if (env.QPAY_URL && env.QPAY_CLIENT_SECRET === DEV_SECRET) {
+      fail('QPAY_CLIENT_SECRET', 'must be set in production');
+    }
+    if (!env.EBARIMT_URL && !env.ALLOW_NO_EBARIMT) {
+      fail(
+        'EBARIMT_URL',
+        "must name the tax authority's PosAPI in production (or set ALLOW_NO_EBARIMT=true)",
+      );
+    }
+    if (env.EBARIMT_URL && env.EBARIMT_MERCHANT_TIN === SANDBOX_MERCHANT_TIN) {
+      fail('EBARIMT_MERCHANT_TIN', 'must be set in production');
+    }
     if (!env.SMS_PROVIDER_URL && !env.ALLOW_NO_SMS) {
       fail('SMS_PROVIDER_URL', 'must name the SMS provider in production (or set ALLOW_NO_SMS=true)');
     }
@@ -121,7 +176,16 @@ const envSchema = z
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config
-  extends Omit<Env, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'PAYMENT_PROVIDER_URL' | 'LOG_FORMAT'> {
+  extends Omit<
+    Env,
+    | 'PUBLIC_URL'
+    | 'SEED_DEMO_DATA'
+    | 'PAYMENT_PROVIDER_URL'
+    | 'LOG_FORMAT'
+    | 'QPAY_URL'
+    | 'EBARIMT_URL'
+    | 'EBARIMT_INFO_URL'
+  > {
   LOG_FORMAT: 'json' | 'pretty';
   /** The site's own origin, used in links sent by e-mail and SMS. */
   PUBLIC_URL: string;
@@ -130,6 +194,13 @@ export interface Config
   isProduction: boolean;
   /** False on a production site that opted out of payments: checkouts answer 503. */
   paymentsEnabled: boolean;
+  QPAY_URL: string;
+  /** False on a production site that opted out of QPay (ALLOW_NO_QPAY): QPay checkouts answer 503. */
+  qpayEnabled: boolean;
+  EBARIMT_URL: string;
+  EBARIMT_INFO_URL: string;
+  /** False on a production site that opted out of e-barimt (ALLOW_NO_EBARIMT): no receipt is issued. */
+  ebarimtEnabled: boolean;
   dataDir: string;
 }
 
@@ -149,6 +220,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const env = parsed.data;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const ebarimtUrl = (env.EBARIMT_URL ?? `${publicUrl}/sandbox-ebarimt`).replace(/\/$/, '');
   return {
     ...env,
     PUBLIC_URL: publicUrl,
@@ -157,6 +229,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     PAYMENT_PROVIDER_URL: (env.PAYMENT_PROVIDER_URL ?? `${publicUrl}/sandbox-gateway`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
     paymentsEnabled: env.NODE_ENV !== 'production' || env.PAYMENT_PROVIDER_URL !== undefined,
+    QPAY_URL: (env.QPAY_URL ?? `${publicUrl}/sandbox-qpay`).replace(/\/$/, ''),
+    qpayEnabled: env.NODE_ENV !== 'production' || env.QPAY_URL !== undefined,
+    EBARIMT_URL: ebarimtUrl,
+    EBARIMT_INFO_URL: (env.EBARIMT_INFO_URL ?? ebarimtUrl).replace(/\/$/, ''),
+    ebarimtEnabled: env.NODE_ENV !== 'production' || env.EBARIMT_URL !== undefined,
     dataDir: path.resolve(env.DATA_DIR),
   };
 }

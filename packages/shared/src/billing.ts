@@ -3,8 +3,8 @@ import { merchantCodeSchema } from './premium.js';
 import { INVOICE_STATUSES } from './premium-rules.js';
 import { localizedNameSchema } from './profile.js';
 
-/** How a payment is made (product.md §12): a card through the gateway; QPay comes next. */
-export const PAYMENT_METHODS = ['card'] as const;
+/** How a payment is made (product.md §12): a card through the gateway, or QPay (QR or bank app). */
+export const PAYMENT_METHODS = ['card', 'qpay'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** What an invoice pays for: the first period, a renewal, or the difference of an upgrade. */
@@ -16,6 +16,12 @@ export const REMINDER_DAYS_BEFORE = 3;
 /** Days after the end date when a failed renewal charge is tried again; the lapse follows the last. */
 export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
 
+/** A Mongolian company's state registry number (7 digits): its e-barimt is a company receipt. */
+export const companyRegistrySchema = z
+  .string()
+  .trim()
+  .regex(/^\d{7}$/, 'validation.company-registry');
+
 /** `POST /api/payments/checkout` (product.md §12): the plan, the method, and whether to keep the card. */
 export const checkoutRequestSchema = z
   .object({
@@ -23,6 +29,8 @@ export const checkoutRequestSchema = z
     method: z.enum(PAYMENT_METHODS).optional(),
     /** Keep the card for renewals (the gateway's token, never the card). Default: on. */
     saveCard: z.boolean().optional(),
+    /** Issue the e-barimt to this company instead of to a citizen. */
+    ebarimtRegistry: companyRegistrySchema.optional(),
   })
   .strict();
 
@@ -103,7 +111,64 @@ export type PlanChangeResponse = z.infer<typeof planChangeResponseSchema>;
 /** `POST /api/subscriptions/{id}/pay-now`: the gateway page for an unpaid renewal. */
 export const payNowResponseSchema = z.object({ url: z.string(), invoiceId: z.string() }).describe('PayNow');
 
-export const ebarimtSchema = z.object({ billId: z.string(), lottery: z.string(), qrData: z.string() });
+/** One of QPay's bank-app links (a deep link on a phone). */
+export const qpayDeeplinkSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  logo: z.string(),
+  link: z.string(),
+});
+export type QpayDeeplink = z.infer<typeof qpayDeeplinkSchema>;
+
+/** A QPay payment of an invoice: the QR a computer shows, the bank-app links a phone shows. */
+export const qpayCheckoutSchema = z
+  .object({
+    invoiceId: z.string(),
+    method: z.literal('qpay'),
+    qrImage: z.string().describe('the QR as a base64 PNG (no data: prefix), as QPay answers it'),
+    qrText: z.string(),
+    shortUrl: z.string(),
+    deeplinks: z.array(qpayDeeplinkSchema),
+    amount: z.number().int(),
+    currency: z.string(),
+  })
+  .describe('QpayCheckout');
+export type QpayCheckout = z.infer<typeof qpayCheckoutSchema>;
+
+/** What a shopper waiting on a payment sees (`GET /api/payments/{invoiceId}`). */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const paymentStatusSchema = z.object({ status: z.enum(PAYMENT_STATUSES) }).describe('PaymentStatus');
+
+/** `POST /api/payments/{invoiceId}/pay`: pay an open invoice (a renewal link, a reloaded QPay page). */
+export const payInvoiceRequestSchema = z.object({ method: z.enum(PAYMENT_METHODS) }).strict();
+export const cardPaymentPageSchema = z
+  .object({ method: z.literal('card'), url: z.string(), invoiceId: z.string() })
+  .describe('CardPaymentPage');
+export const payInvoiceResponseSchema = z.discriminatedUnion('method', [
+  cardPaymentPageSchema,
+  qpayCheckoutSchema,
+]);
+export type PayInvoiceResponse = z.infer<typeof payInvoiceResponseSchema>;
+
+/** A company as the tax authority names it. */
+export const companySchema = z.object({ registry: z.string(), name: z.string() }).describe('Company');
+export type Company = z.infer<typeof companySchema>;
+export const companyRegistryParamsSchema = z.object({ registry: companyRegistrySchema });
+export const companyReceiptRequestSchema = z.object({ registry: companyRegistrySchema }).strict();
+
+/** The VAT e-receipt (e-barimt) of a paid invoice; a company receipt has no lottery number. */
+export const ebarimtSchema = z
+  .object({
+    billId: z.string(),
+    lottery: z.string().nullable(),
+    qrData: z.string(),
+    company: companySchema.nullable(),
+  })
+  .describe('Ebarimt');
+export type Ebarimt = z.infer<typeof ebarimtSchema>;
+/** Whether a company receipt was asked for: `none`, being issued, or issued. */
+export const COMPANY_RECEIPT_STATES = ['none', 'pending', 'issued'] as const;
 
 /** One entry of `GET /api/users/me/payments` (product.md §12), newest first. */
 export const paymentEntrySchema = z
@@ -132,6 +197,12 @@ export const receiptSchema = paymentEntrySchema
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
     /** The VAT included in the amount (10 % in Mongolia). */
     vat: z.number().int(),
+    /** The e-barimt's QR as a PNG data URL, when the e-barimt is issued. */
+    ebarimtQr: z.string().nullable(),
+    companyReceipt: z.object({
+      status: z.enum(COMPANY_RECEIPT_STATES),
+      company: companySchema.nullable(),
+    }),
   })
   .describe('Receipt');
 export type Receipt = z.infer<typeof receiptSchema>;

@@ -74,6 +74,18 @@ export const LIMITS = {
   },
   /** Checkouts one user may start (each asks the gateway for a token). */
   checkoutsPerUser: { limit: 10, windowSeconds: 10 * MINUTE },
+  /**
+   * Provider checks of one invoice asked by QPay's unsigned callback, and apart from them by its
+   * shopper's page: one each per 2 s, so a burst of callbacks or polls is one `payment/check`
+   * (the periodic check is apart).
+   */
+  paymentChecksPerInvoice: { limit: 1, windowSeconds: 2 },
+  /** Company lookups by registry number one user may make (each asks the tax authority). */
+  companyLookupsPerUser: {
+    limit: 30,
+    windowSeconds: 10 * MINUTE,
+    message: 'Too many company lookups. Try again later.',
+  },
 } as const satisfies Record<string, Limit | readonly Limit[]>;
 
 /** Messages one client address may have sent (codes, links) per hour, whoever receives them. */

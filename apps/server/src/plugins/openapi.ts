@@ -16,6 +16,8 @@ export const openapi = fp(async (app: FastifyInstance) => {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // The built-in QPay sandbox's token request (development only).
+          basic: { type: 'http', scheme: 'basic' },
         },
       },
     },

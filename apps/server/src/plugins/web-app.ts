@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { createPrerenderer, PRERENDERED_PATHS } from './prerender.js';
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
-const NON_SPA_PREFIXES = ['/api/', '/dev/', '/sandbox-gateway/'];
+const NON_SPA_PREFIXES = ['/api/', '/dev/', '/sandbox-gateway/', '/sandbox-qpay/', '/sandbox-ebarimt/'];
 const YEAR_SECONDS = 31_536_000;
 
 /**

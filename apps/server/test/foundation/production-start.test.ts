@@ -15,15 +15,29 @@ const PROVIDERS = {
   PAYMENT_CLIENT_ID: 'tunes-live',
   SMS_PROVIDER_URL: 'https://sms.example.mn/send',
   SMTP_URL: 'smtps://mailer:secret@smtp.example.mn',
+  QPAY_URL: 'https://merchant.qpay.example.mn',
+  QPAY_CLIENT_ID: 'TUNES',
+  QPAY_CLIENT_SECRET: 'q'.repeat(20),
+  EBARIMT_URL: 'http://posapi.internal:7080',
+  EBARIMT_MERCHANT_TIN: '12345678901',
+};
+const OPT_OUTS = {
+  ALLOW_NO_PAYMENTS: 'true',
+  ALLOW_NO_QPAY: 'true',
+  ALLOW_NO_EBARIMT: 'true',
+  ALLOW_NO_SMS: 'true',
+  ALLOW_NO_EMAIL: 'true',
 };
 const production = (env: Record<string, string>) => () =>
   loadConfig({ NODE_ENV: 'production', ...SECRETS, ...env });
 
 describe('a production start (security.md)', () => {
-  it('stops without a real payment, SMS or mail provider, naming each variable', () => {
+  it('stops without a real payment, QPay, e-barimt, SMS or mail provider, naming each variable', () => {
     const start = production({ PUBLIC_URL: PROVIDERS.PUBLIC_URL });
     expect(start).toThrow(ConfigError);
     expect(start).toThrow(/PAYMENT_PROVIDER_URL: must name the card gateway in production/);
+    expect(start).toThrow(/QPAY_URL: must name the QPay merchant API in production/);
+    expect(start).toThrow(/EBARIMT_URL: must name the tax authority's PosAPI in production/);
     expect(start).toThrow(/SMS_PROVIDER_URL: must name the SMS provider/);
     expect(start).toThrow(/SMTP_URL: must name the mail server/);
   });
@@ -41,15 +55,23 @@ describe('a production start (security.md)', () => {
     expect(production(rest)).toThrow(/PAYMENT_CLIENT_ID: must be set in production/);
   });
 
+  it('stops with the sandbox QPay credentials or merchant TIN against the real services', () => {
+    const { QPAY_CLIENT_ID: _, QPAY_CLIENT_SECRET: __, EBARIMT_MERCHANT_TIN: ___, ...rest } = PROVIDERS;
+    const start = production(rest);
+    expect(start).toThrow(/QPAY_CLIENT_ID: must be set in production/);
+    expect(start).toThrow(/QPAY_CLIENT_SECRET: must be set in production/);
+    expect(start).toThrow(/EBARIMT_MERCHANT_TIN: must be set in production/);
+  });
+
   it('starts with every provider, or with a written opt-out for each one missing', () => {
-    expect(production(PROVIDERS)()).toMatchObject({ isProduction: true, paymentsEnabled: true });
-    const staging = production({
-      PUBLIC_URL: PROVIDERS.PUBLIC_URL,
-      ALLOW_NO_PAYMENTS: 'true',
-      ALLOW_NO_SMS: 'true',
-      ALLOW_NO_EMAIL: 'true',
-    })();
-    expect(staging.paymentsEnabled).toBe(false);
+    expect(production(PROVIDERS)()).toMatchObject({
+      isProduction: true,
+      paymentsEnabled: true,
+      qpayEnabled: true,
+      ebarimtEnabled: true,
+    });
+    const staging = production({ PUBLIC_URL: PROVIDERS.PUBLIC_URL, ...OPT_OUTS })();
+    expect(staging).toMatchObject({ paymentsEnabled: false, qpayEnabled: false, ebarimtEnabled: false });
   });
 });
 
@@ -62,9 +84,7 @@ describe('a production app', () => {
       NODE_ENV: 'production',
       ...SECRETS,
       PUBLIC_URL: PROVIDERS.PUBLIC_URL,
-      ALLOW_NO_PAYMENTS: 'true',
-      ALLOW_NO_SMS: 'true',
-      ALLOW_NO_EMAIL: 'true',
+      ...OPT_OUTS,
     });
   });
   afterAll(async () => {
@@ -72,8 +92,15 @@ describe('a production app', () => {
     await staging.close();
   });
 
-  it('mounts neither the sandbox gateway nor the development tools', async () => {
-    for (const url of ['/sandbox-gateway/rest/token', '/sandbox-gateway/pay?token=x', '/dev/outbox?to=1']) {
+  it('mounts neither the sandboxes (card, QPay, e-barimt) nor the development tools', async () => {
+    for (const url of [
+      '/sandbox-gateway/rest/token',
+      '/sandbox-gateway/pay?token=x',
+      '/sandbox-qpay/v2/auth/token',
+      '/sandbox-qpay/v2/invoice',
+      '/sandbox-ebarimt/rest/receipt',
+      '/dev/outbox?to=1',
+    ]) {
       for (const method of ['GET', 'POST'] as const) {
         const answer = await live.app.inject({ method, url });
         expect(answer.statusCode, `${method} ${url}`).toBe(404);

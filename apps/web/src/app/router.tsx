@@ -42,15 +42,16 @@ const ROUTES: readonly SiteRoute[] = [
   {
     path: '/profile',
     page: lazyPage(() => import('./routes/profile')),
-    namespaces: ['accounts', 'premium', 'billing', 'family', 'vouchers'],
+    namespaces: ['accounts', 'premium', 'billing', 'ebarimt', 'family', 'vouchers'],
   },
   { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
   {
     path: /^\/receipts\/(?<invoiceId>[^/]+)\/?$/i,
     page: lazyPage(() => import('./routes/receipt')),
-    namespaces: ['billing'],
+    namespaces: ['billing', 'ebarimt'],
   },
-  { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium'] },
+  { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium', 'ebarimt'] },
+  { path: /^\/pay\/[^/]+\/?$/i, page: lazyPage(() => import('./routes/pay')), namespaces: ['premium'] },
   { path: '/failed', page: lazyPage(() => import('./routes/failed')), namespaces: ['premium'] },
   // One route for both addresses, so moving between them keeps the page (and its open answers).
   {

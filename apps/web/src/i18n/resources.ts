@@ -3,6 +3,7 @@ import type billing from './locales/en/billing.json';
 import type common from './locales/en/common.json';
 import type content from './locales/en/content.json';
 import type contentHelp from './locales/en/content-help.json';
+import type ebarimt from './locales/en/ebarimt.json';
 import type family from './locales/en/family.json';
 import type premium from './locales/en/premium.json';
 import type vouchers from './locales/en/vouchers.json';
@@ -20,6 +21,7 @@ export interface Resources {
   vouchers: typeof vouchers;
   content: typeof content;
   'content-help': typeof contentHelp;
+  ebarimt: typeof ebarimt;
 }
 
 declare module 'i18next' {

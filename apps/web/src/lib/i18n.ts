@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'vouchers',
   'content',
   'content-help',
+  'ebarimt',
 ] as const satisfies readonly (keyof Resources)[];
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -2,19 +2,20 @@ import { parseArgs } from 'node:util';
 import { createDeps } from '../../deps.js';
 import { JobQueue } from '../../lib/job-queue.js';
 import { registerBillingJobs } from '../../modules/billing/jobs.js';
-import { configuredPaymentGateway } from '../../modules/premium/payment-deps.js';
-import { fetchJsonPost } from '../../modules/premium/transport.js';
+import { ebarimtJobKind } from '../../modules/ebarimt/jobs.js';
+import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
+import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
 import type { AdminCommand } from '../command.js';
 
 /**
  * The job queue's due work, run once by hand (e.g. with PAYMENT_CHECK_INTERVAL_SECONDS=0):
- * renewal reminders, charges, retries and lapses, pending invoices, message redelivery. The
- * provider is reached over the network, so the built-in sandbox needs the server running.
+ * renewal reminders, charges, retries and lapses, pending invoices (card and QPay), e-barimt
+ * receipts, message redelivery. The providers are reached over the network, so the built-in sandboxes need the server running.
  */
 export const command: AdminCommand = {
   name: 'jobs:run-due',
   summary:
-    'Run every due background job once (renewal reminders, charges, retries and lapses, pending invoices, message redelivery) and print how many of each ran.',
+    'Run every due background job once (renewal reminders, charges, retries and lapses, pending invoices, e-barimt receipts, message redelivery) and print how many of each ran.',
   usage: 'jobs:run-due',
   async run(args, { config, db: openDb, print }) {
     parseArgs({ args, options: {} });
@@ -23,6 +24,7 @@ export const command: AdminCommand = {
     const deps = {
       ...base,
       paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
+      ...configuredProviders(base, fetchJson),
       reportError: (error: unknown, message: string) =>
         print(`${message}: ${(error as Error).message ?? String(error)}`),
     };
@@ -31,6 +33,7 @@ export const command: AdminCommand = {
     };
     const queue = new JobQueue(db, base.dbKind, base.clock, log);
     registerBillingJobs(queue, deps);
+    if (config.ebarimtEnabled) queue.register(ebarimtJobKind(deps));
     try {
       const { ran } = await queue.runDue();
       for (const { name, count } of ran) print(`${name}: ${count}`);

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../lib/clock.js';
-import { configuredPaymentGateway } from '../../modules/premium/payment-deps.js';
+import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
 import {
   checkPendingInvoices,
   lapseUnpaidRenewals,
   type SettlementDeps,
   settleInvoice,
 } from '../../modules/premium/settlement.js';
-import { fetchJsonPost } from '../../modules/premium/transport.js';
+import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 /**
@@ -28,6 +28,7 @@ export const command: AdminCommand = {
       db: await openDb(),
       clock: systemClock,
       paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
+      qpay: configuredProviders({ config, clock: systemClock }, fetchJson).qpay,
       reportError: (error, message) => print(`${message}: ${(error as Error).message ?? String(error)}`),
     };
     if (invoiceId) {

@@ -1,6 +1,8 @@
-import type { PaymentEntry, Receipt } from '@tunes/shared/billing';
+import type { Ebarimt, PaymentEntry, Receipt } from '@tunes/shared/billing';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
+import { qrDataUrl } from '../../lib/qr-image.js';
+import { ebarimtViewOf, ebarimtViews } from '../ebarimt/receipt-view.js';
 import { subscriberName } from '../premium/payment-log.js';
 import { addMonths } from '../premium/period.js';
 
@@ -35,7 +37,7 @@ function history(deps: Pick<Deps, 'db'>, userId: string) {
 }
 type HistoryRow = Awaited<ReturnType<ReturnType<typeof history>['executeTakeFirstOrThrow']>>;
 
-function toEntry(row: HistoryRow): PaymentEntry {
+function toEntry(row: HistoryRow, ebarimt: Ebarimt | null): PaymentEntry {
   const paid = row.status === 'paid';
   return {
     invoiceId: row.invoice_id,
@@ -50,7 +52,7 @@ function toEntry(row: HistoryRow): PaymentEntry {
     method: row.method,
     kind: row.kind,
     status: row.status,
-    receipt: paid ? { url: `/receipts/${encodeURIComponent(row.invoice_id)}`, ebarimt: null } : null,
+    receipt: paid ? { url: `/receipts/${encodeURIComponent(row.invoice_id)}`, ebarimt } : null,
   };
 }
 
@@ -65,7 +67,11 @@ export async function paymentHistory(deps: Pick<Deps, 'db'>, userId: string): Pr
     .orderBy('i.invoice_id', 'desc')
     .limit(HISTORY_LIMIT)
     .execute();
-  return rows.map(toEntry);
+  const views = await ebarimtViews(
+    deps,
+    rows.filter((row) => row.status === 'paid').map((row) => row.invoice_id),
+  );
+  return rows.map((row) => toEntry(row, ebarimtViewOf(views, row.invoice_id).ebarimt));
 }
 
 /** `GET /api/users/me/receipts/{invoiceId}`: a paid invoice as its printable receipt shows it. */
@@ -99,12 +105,15 @@ export async function paymentReceipt(
       period = { start: first.start_date.toISOString(), end: end.toISOString() };
     }
   }
+  const view = ebarimtViewOf(await ebarimtViews(deps, [invoiceId]), invoiceId);
   return {
-    ...toEntry(row),
+    ...toEntry(row, view.ebarimt),
     buyer: { name: subscriberName(buyer), phone: buyer.phone_number, email: buyer.primary_email },
     seller: SELLER,
     period,
     card: row.card_brand && row.card_last4 ? { brand: row.card_brand, last4: row.card_last4 } : null,
     vat: Math.round((row.amount * VAT_RATE) / (1 + VAT_RATE)),
+    ebarimtQr: view.ebarimt ? await qrDataUrl(view.ebarimt.qrData) : null,
+    companyReceipt: view.companyReceipt,
   };
 }

@@ -2,7 +2,7 @@ import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
-import { lapseUnpaidRenewals, settleInvoice } from '../premium/settlement.js';
+import { lapseUnpaidRenewals, openProviderInvoices, settleInvoice } from '../premium/settlement.js';
 import { remindRenewal, runRenewalStep } from './renewal.js';
 
 const DAY_MS = 86_400_000;
@@ -54,15 +54,12 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
     {
       name: 'payments.reconcile',
       findDue: async (now, limit, after) => {
-        let query = db
-          .selectFrom('payment_invoices')
-          .select('invoice_id')
-          .where('status', '=', 'created')
-          .where('provider_token', 'is not', null)
-          .where('created_at', '<=', new Date(now.getTime() - RECONCILE_AFTER_MS))
-          .orderBy('invoice_id')
+        // Card sessions and QPay invoices alike (settlement asks whichever the invoice has).
+        let query = openProviderInvoices(db)
+          .where('i.created_at', '<=', new Date(now.getTime() - RECONCILE_AFTER_MS))
+          .orderBy('i.invoice_id')
           .limit(limit);
-        if (after) query = query.where('invoice_id', '>', after);
+        if (after) query = query.where('i.invoice_id', '>', after);
         return (await query.execute()).map((row) => row.invoice_id);
       },
       run: (key) => settleInvoice(deps, key, 'check'),

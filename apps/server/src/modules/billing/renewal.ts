@@ -147,9 +147,27 @@ export async function invoicePaymentPage(deps: RenewalDeps, invoiceId: string): 
   return deps.paymentGateway.paymentPageUrl(stored.provider_token ?? exchange.result.token);
 }
 
+/** The site's page for paying one invoice by QPay or card (`/pay/{invoiceId}`, signed in). */
+export const sitePaymentPage = (publicUrl: string, invoiceId: string) =>
+  `${publicUrl}/pay/${encodeURIComponent(invoiceId)}`;
+
+/** Whether the subscriber's last payment was made with QPay (their renewal link then offers it). */
+async function paysByQpay(deps: Pick<PaymentDeps, 'db'>, userId: string): Promise<boolean> {
+  const last = await deps.db
+    .selectFrom('payment_invoices')
+    .select('method')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'paid')
+    .orderBy('settled_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last?.method === 'qpay';
+}
+
 /**
  * The reminder 3 days before a period ends (product.md §12), once per period: with a saved card
- * it names the charge to come; without one it carries the renewal invoice's payment link.
+ * it names the charge to come; without one it carries the renewal invoice's payment link (the
+ * site's page offering QPay and card for a subscriber who last paid with QPay, else the gateway's).
  */
 export async function remindRenewal(
   deps: RenewalDeps,
@@ -178,7 +196,9 @@ export async function remindRenewal(
     );
   } else {
     const invoice = await renewalInvoice(deps, facts);
-    const link = await invoicePaymentPage(deps, invoice.invoice_id);
+    const link = (await paysByQpay(deps, facts.owner_id))
+      ? sitePaymentPage(deps.config.PUBLIC_URL, invoice.invoice_id)
+      : await invoicePaymentPage(deps, invoice.invoice_id);
     sent = await notifyOnce(
       deps,
       {
@@ -363,6 +383,14 @@ async function lapse(deps: RenewalDeps, facts: RenewalFacts, invoiceId: string, 
     .where('invoice_id', '=', invoiceId)
     .where('status', '=', 'created')
     .where('provider_token', 'is', null)
+    // A QPay invoice stays open until it expires, so the check cancels it at QPay first.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('qpay_invoices as q').select('q.invoice_id').where('q.invoice_id', '=', invoiceId),
+        ),
+      ),
+    )
     .execute();
   const link = `${deps.config.PUBLIC_URL}/premium`;
   await notifyOnce(

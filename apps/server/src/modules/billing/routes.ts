@@ -1,5 +1,7 @@
 import {
   billingSchema,
+  payInvoiceRequestSchema,
+  payInvoiceResponseSchema,
   paymentHistorySchema,
   payNowResponseSchema,
   planChangeRequestSchema,
@@ -16,6 +18,7 @@ import { removeCard } from '../premium/saved-cards.js';
 import { billingOverview, payRenewalNow, resumeAutoRenew } from './billing-view.js';
 import { paymentHistory, paymentReceipt } from './history.js';
 import { registerBillingJobs } from './jobs.js';
+import { payInvoice } from './pay-invoice.js';
 import { changePlan } from './plan-change.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -107,6 +110,27 @@ export default async function billingRoutes(app: FastifyInstance) {
       },
     },
     (request) => payRenewalNow(deps, request.userId, request.params.id),
+  );
+
+  routes.post(
+    '/payments/:invoiceId/pay',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['billing'],
+        summary: 'Pay one of your open invoices (a renewal link) by card or QPay',
+        params: invoiceParams,
+        body: payInvoiceRequestSchema,
+        response: {
+          200: payInvoiceResponseSchema,
+          ...errors,
+          409: errorBodySchema,
+          502: errorBodySchema,
+          503: errorBodySchema,
+        },
+      },
+    },
+    (request) => payInvoice(deps, request.userId, request.params.invoiceId, request.body.method),
   );
 
   routes.get(

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
+import { requestReceipt } from '../ebarimt/receipt-once.js';
 import { addMonths } from './period.js';
 import './tables.js';
 
@@ -12,8 +13,8 @@ import './tables.js';
  * callers wait on the row lock, then match nothing); and for a purchase
  * `subscriptions.invoice_id` is unique as the last guard. What is applied depends on the kind:
  * a purchase starts a period, a renewal extends its subscription by one period, a change moves
- * the subscription to the bought plan. Answers the subscription id, or null when the invoice was
- * already applied. Proven by test/premium/activation-once.test.ts and test/billing/*.
+ * the subscription to the bought plan; and its e-barimt is asked for (ebarimt/receipt-once.ts).
+ * Answers the subscription id, or null when the invoice was already applied. Proven by test/premium/activation-once.test.ts and test/billing/*.
  */
 export async function activateInvoice(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -26,10 +27,27 @@ export async function activateInvoice(
       .set({ status: 'paid', settled_at: now })
       .where('invoice_id', '=', invoiceId)
       .where('status', '<>', 'paid')
-      .returning(['user_id', 'package_id', 'kind', 'method', 'subscription_id', 'period_start', 'period_end'])
+      .returning([
+        'user_id',
+        'package_id',
+        'kind',
+        'method',
+        'subscription_id',
+        'period_start',
+        'period_end',
+        'ebarimt_registry',
+        'ebarimt_tin',
+        'ebarimt_company',
+      ])
       .executeTakeFirst();
     if (!invoice) return null;
     payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
+    // Every paid invoice gets its e-barimt (the job queue issues it), asked for in this transaction.
+    const company =
+      invoice.ebarimt_registry && invoice.ebarimt_tin && invoice.ebarimt_company
+        ? { registry: invoice.ebarimt_registry, tin: invoice.ebarimt_tin, name: invoice.ebarimt_company }
+        : null;
+    await requestReceipt(trx, invoiceId, company, now);
 
     if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
       const renewed = await renewSubscription(trx, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutRequest } from '@tunes/shared/billing';
+import type { CheckoutRequest, QpayCheckout } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import {
@@ -11,11 +11,13 @@ import {
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
+import { findCompany } from '../ebarimt/company-receipt.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
 import { GatewayError } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
-import { subscriberName, writePaymentLog } from './payment-log.js';
+import { type PaymentLogEntry, subscriberName, writePaymentLog } from './payment-log.js';
 import { findPlanByCode } from './plans.js';
+import { openQpayPayment } from './qpay-payments.js';
 
 /** product.md §4: the invoice id is a random UUID plus the plan code. */
 export function newInvoiceId(merchantCode: string): string {
@@ -26,19 +28,40 @@ export const returnUrl = (publicUrl: string, invoiceId: string) =>
   `${publicUrl}/api/payments/return?${new URLSearchParams({ invoiceId }).toString()}`;
 export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/callback`;
 
+export type CheckoutDeps = Pick<
+  PaymentDeps,
+  'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'qpay' | 'ebarimt' | 'reportError'
+>;
+
 /**
- * Starts a card payment for a plan (product.md §4 plan purchase): makes the invoice at the plan's
- * database Cost, asks the provider for a payment token, logs the session as `created` and
- * answers the gateway page to send the shopper to.
+ * `POST /api/payments/checkout`: a card payment (the gateway page) or a QPay one (QR and bank
+ * links), for a citizen's or a company's e-barimt.
  */
-export async function startCheckout(
-  deps: Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'reportError'>,
+export function checkout(
+  deps: CheckoutDeps,
   userId: string,
-  { MerchantCode: merchantCode, saveCard = true }: CheckoutRequest,
-): Promise<CheckoutResponse> {
+  request: CheckoutRequest,
+): Promise<CheckoutResponse | QpayCheckout> {
+  return request.method === 'qpay'
+    ? startQpayCheckout(deps, userId, request)
+    : startCheckout(deps, userId, request);
+}
+
+/**
+ * What every checkout does first (product.md §4 plan purchase): checks the plan and the buyer,
+ * looks up the company of a company e-barimt, and makes the invoice at the plan's database Cost.
+ */
+export async function openPurchaseInvoice(
+  deps: CheckoutDeps,
+  userId: string,
+  { MerchantCode: merchantCode, saveCard = true, ebarimtRegistry, method = 'card' }: CheckoutRequest,
+) {
   // A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing.
   if (!deps.config.paymentsEnabled) {
     throw new AppError(503, 'payments_unavailable', 'Payments are not available on this site at the moment.');
+  }
+  if (method === 'qpay' && !deps.config.qpayEnabled) {
+    throw new AppError(503, 'qpay_unavailable', 'QPay is not available on this site at the moment.');
   }
   await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
   const { db } = deps;
@@ -60,6 +83,9 @@ export async function startCheckout(
   if (await hasActiveSubscription(db, userId, now)) {
     throw conflict(ALREADY_SUBSCRIBED_MESSAGE, ALREADY_SUBSCRIBED_CODE);
   }
+  const company = ebarimtRegistry
+    ? await findCompany(deps, userId, ebarimtRegistry, 'ebarimtRegistry')
+    : null;
 
   const invoiceId = newInvoiceId(plan.merchant_code);
   await db
@@ -72,8 +98,12 @@ export async function startCheckout(
       currency: plan.currency,
       created_at: now,
       kind: 'purchase',
-      method: 'card',
-      save_card: saveCard,
+      method,
+      // A QPay payment keeps no card.
+      save_card: method === 'card' && saveCard,
+      ebarimt_registry: company?.registry ?? null,
+      ebarimt_tin: company?.tin ?? null,
+      ebarimt_company: company?.name ?? null,
     })
     .execute();
 
@@ -86,7 +116,54 @@ export async function startCheckout(
   };
   const log = (entry: Omit<Parameters<typeof writePaymentLog>[1], keyof typeof party>) =>
     writePaymentLog(deps, { ...party, ...entry });
+  return { invoiceId, plan, user, saveCard, log };
+}
 
+/** A provider that could not start the payment: the invoice fails, the shopper gets a 502. */
+export async function failedStart(
+  deps: Pick<CheckoutDeps, 'db' | 'clock' | 'reportError'>,
+  invoiceId: string,
+  error: GatewayError,
+  log: (
+    entry: Omit<
+      PaymentLogEntry,
+      'orderNumber' | 'userId' | 'subscriberName' | 'packageName' | 'purchasePrice'
+    >,
+  ) => Promise<void>,
+): Promise<never> {
+  await deps.db
+    .updateTable('payment_invoices')
+    .set({ status: 'failed', settled_at: deps.clock.now() })
+    .where('invoice_id', '=', invoiceId)
+    .execute();
+  await log({
+    currentProcess: 'checkout',
+    type: 'error',
+    message: error.message,
+    request: error.request,
+    response: error.response,
+  });
+  deps.reportError(error, 'payment start failed');
+  throw new AppError(
+    502,
+    PAYMENT_GATEWAY_ERROR_CODE,
+    'The payment gateway could not start the payment. Please try again later.',
+  );
+}
+
+/**
+ * Starts a card payment for a plan: makes the invoice, asks the provider for a payment token,
+ * logs the session as `created` and answers the gateway page to send the shopper to.
+ */
+export async function startCheckout(
+  deps: CheckoutDeps,
+  userId: string,
+  request: CheckoutRequest,
+): Promise<CheckoutResponse> {
+  const { invoiceId, plan, user, saveCard, log } = await openPurchaseInvoice(deps, userId, {
+    ...request,
+    method: 'card',
+  });
   try {
     const exchange = await deps.paymentGateway.requestToken({
       amount: plan.cost,
@@ -98,7 +175,7 @@ export async function startCheckout(
       ...(user.phone_number ? { phone: user.phone_number } : {}),
       ...(user.primary_email ? { email: user.primary_email } : {}),
     });
-    await db
+    await deps.db
       .updateTable('payment_invoices')
       .set({ provider_token: exchange.result.token })
       .where('invoice_id', '=', invoiceId)
@@ -113,23 +190,21 @@ export async function startCheckout(
     return { url: deps.paymentGateway.paymentPageUrl(exchange.result.token), invoiceId };
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
-    await db
-      .updateTable('payment_invoices')
-      .set({ status: 'failed', settled_at: deps.clock.now() })
-      .where('invoice_id', '=', invoiceId)
-      .execute();
-    await log({
-      currentProcess: 'checkout',
-      type: 'error',
-      message: error.message,
-      request: error.request,
-      response: error.response,
-    });
-    deps.reportError(error, 'payment token request failed');
-    throw new AppError(
-      502,
-      PAYMENT_GATEWAY_ERROR_CODE,
-      'The payment gateway could not start the payment. Please try again later.',
-    );
+    return failedStart(deps, invoiceId, error, log);
+  }
+}
+
+/** Starts a QPay payment for a plan: the invoice, then its QPay invoice (QR and bank links). */
+export async function startQpayCheckout(
+  deps: CheckoutDeps,
+  userId: string,
+  request: CheckoutRequest,
+): Promise<QpayCheckout> {
+  const { invoiceId, log } = await openPurchaseInvoice(deps, userId, { ...request, method: 'qpay' });
+  try {
+    return await openQpayPayment(deps, invoiceId);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    return failedStart(deps, invoiceId, error, log);
   }
 }

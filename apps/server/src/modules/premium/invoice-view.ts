@@ -1,20 +1,31 @@
+import type { PaymentStatus } from '@tunes/shared/billing';
 import type { Invoice } from '@tunes/shared/premium';
+import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { forbidden, notFound } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import type { PaymentDeps } from './payment-deps.js';
+import type { PaymentStep } from './payment-log.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
 import './tables.js';
+
+/** One of the user's invoices, or 404 (none) / 403 (another account's). */
+export async function ownInvoice(deps: Pick<PaymentDeps, 'db'>, userId: string, invoiceId: string) {
+  const invoice = await deps.db
+    .selectFrom('payment_invoices')
+    .select(['user_id', 'status', 'method', 'kind'])
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!invoice) throw notFound('There is no such invoice.');
+  if (invoice.user_id !== userId) throw forbidden('This invoice belongs to another account.');
+  return invoice;
+}
 
 /**
  * One of the user's invoices as the site polls it after checkout. An open invoice is confirmed
  * with the provider first, so a shopper who is back before the callback sees the outcome.
  */
 export async function viewInvoice(deps: SettlementDeps, userId: string, invoiceId: string): Promise<Invoice> {
-  const owner = await deps.db
-    .selectFrom('payment_invoices')
-    .select('user_id')
-    .where('invoice_id', '=', invoiceId)
-    .executeTakeFirst();
-  if (!owner) throw notFound('There is no such invoice.');
-  if (owner.user_id !== userId) throw forbidden('This invoice belongs to another account.');
+  await ownInvoice(deps, userId, invoiceId);
   await settleInvoice(deps, invoiceId, 'check');
   return deps.db
     .selectFrom('payment_invoices as i')
@@ -28,4 +39,72 @@ export async function viewInvoice(deps: SettlementDeps, userId: string, invoiceI
     ])
     .where('i.invoice_id', '=', invoiceId)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Confirms an open invoice with its providers at most once per 2 s for each kind of asker (QPay's
+ * unsigned callbacks; the shopper's page polling): the rest answer the status as it stands. A
+ * burst of callbacks is therefore one `payment/check`, never one each. Unknown and closed invoices ask
+ * nothing of anyone.
+ */
+export async function checkSoon(
+  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  invoiceId: string,
+  step: PaymentStep,
+): Promise<InvoiceStatus | null> {
+  const invoice = await deps.db
+    .selectFrom('payment_invoices')
+    .select('status')
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (invoice?.status !== 'created') return invoice?.status ?? null;
+  // Callbacks and polls are counted apart, so a poll never swallows the callback that follows it.
+  const taken = await deps.throttle.take(
+    `payment-check:${step}:${invoiceId}`,
+    LIMITS.paymentChecksPerInvoice,
+  );
+  if (!taken.allowed) return 'created';
+  return settleInvoice(deps, invoiceId, step);
+}
+
+/** What the waiting shopper is told: still pending, paid, failed (declined, cancelled) or expired. */
+export function shopperStatus(status: InvoiceStatus): PaymentStatus {
+  switch (status) {
+    case 'created':
+      return 'pending';
+    case 'paid':
+      return 'paid';
+    case 'expired':
+      return 'expired';
+    default:
+      return 'failed';
+  }
+}
+
+/** `GET /api/payments/{invoiceId}`: the owner's view of a payment in progress. */
+export async function paymentStatus(
+  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  userId: string,
+  invoiceId: string,
+): Promise<{ status: PaymentStatus }> {
+  await ownInvoice(deps, userId, invoiceId);
+  const status = await checkSoon(deps, invoiceId, 'check');
+  return { status: shopperStatus(status ?? 'created') };
+}
+
+/**
+ * QPay's callback: unsigned, so it is only a reason to ask QPay (server to server, at most once
+ * per 2 s per invoice); it never settles anything on its own say. Only open QPay invoices are
+ * checked; anything else is answered the same way and costs one read.
+ */
+export async function receiveQpayCallback(
+  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  invoiceId: string,
+): Promise<void> {
+  const hasQpay = await deps.db
+    .selectFrom('qpay_invoices')
+    .select('invoice_id')
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (hasQpay) await checkSoon(deps, invoiceId, 'callback');
 }

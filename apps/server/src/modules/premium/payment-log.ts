@@ -1,7 +1,15 @@
 import type { Deps } from '../../deps.js';
 import type { PaymentDeps } from './payment-deps.js';
 
-export type PaymentStep = 'checkout' | 'return' | 'callback' | 'check' | 'activation' | 'renewal' | 'change';
+export type PaymentStep =
+  | 'checkout'
+  | 'return'
+  | 'callback'
+  | 'check'
+  | 'activation'
+  | 'renewal'
+  | 'change'
+  | 'ebarimt';
 
 /** product.md §3 "Payment log record" in our words. */
 export interface PaymentLogEntry {

@@ -1,4 +1,4 @@
-import { checkoutRequestSchema } from '@tunes/shared/billing';
+import { checkoutRequestSchema, paymentStatusSchema, qpayCheckoutSchema } from '@tunes/shared/billing';
 import { errorBodySchema } from '@tunes/shared/errors';
 import {
   allPlansQuerySchema,
@@ -17,8 +17,8 @@ import { notFound } from '../../lib/errors.js';
 import { assertSelf } from '../../plugins/auth.js';
 import { saveCacheItem } from './cache-item.js';
 import { SIGNATURE_HEADER } from './callback-signature.js';
-import { startCheckout } from './checkout.js';
-import { viewInvoice } from './invoice-view.js';
+import { checkout } from './checkout.js';
+import { paymentStatus, receiveQpayCallback, viewInvoice } from './invoice-view.js';
 import { receivePaymentCallback } from './payment-callback.js';
 import { paymentDeps } from './payment-deps.js';
 import { listMerchantPlans, listMerchants } from './plans.js';
@@ -105,10 +105,11 @@ export default async function premiumRoutes(app: FastifyInstance) {
       onRequest: app.authenticate,
       schema: {
         tags: ['premium'],
-        summary: 'Start a card payment for a plan; answers the gateway page',
+        summary:
+          'Start a payment for a plan: card (answers the gateway page) or QPay (answers the QR and bank-app links)',
         body: checkoutRequestSchema,
         response: {
-          200: checkoutResponseSchema,
+          200: z.union([checkoutResponseSchema, qpayCheckoutSchema]),
           ...errors,
           409: errorBodySchema,
           429: errorBodySchema,
@@ -117,7 +118,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
         },
       },
     },
-    (request) => startCheckout(deps, request.userId, request.body),
+    (request) => checkout(deps, request.userId, request.body),
   );
 
   routes.get(
@@ -179,6 +180,38 @@ export default async function premiumRoutes(app: FastifyInstance) {
     },
     (request) => viewInvoice(deps, request.userId, request.params.invoiceId),
   );
+
+  routes.get(
+    '/payments/:invoiceId',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['premium'],
+        summary:
+          "A payment in progress as its page shows it (pending, paid, failed, expired); the owner's only",
+        params: z.object({ invoiceId: invoiceIdSchema }),
+        response: { 200: paymentStatusSchema, ...errors },
+      },
+    },
+    (request) => paymentStatus(deps, request.userId, request.params.invoiceId),
+  );
+
+  const qpayCallback = {
+    schema: {
+      tags: ['premium'],
+      summary: "QPay's callback (unsigned): only makes the server ask QPay about the invoice",
+      querystring: z.object({ invoiceId: invoiceIdSchema }),
+      response: { 200: z.object({ received: z.literal(true) }), 400: errorBodySchema },
+    },
+    // QPay's body is not read: nothing in an unsigned call is believed.
+    bodyLimit: 4096,
+  } as const;
+  const onQpayCallback = async (request: { query: { invoiceId: string } }) => {
+    await receiveQpayCallback(deps, request.query.invoiceId);
+    return { received: true as const };
+  };
+  routes.get('/payments/qpay/callback', qpayCallback, onQpayCallback);
+  routes.post('/payments/qpay/callback', qpayCallback, onQpayCallback);
 
   routes.post(
     '/cache/item',

@@ -30,6 +30,22 @@ export interface PaymentInvoicesTable {
   charge_attempts: Generated<number>;
   card_brand: string | null;
   card_last4: string | null;
+  /** The company the e-barimt goes to (registry number, taxpayer number, name), if one was chosen. */
+  ebarimt_registry: string | null;
+  ebarimt_tin: string | null;
+  ebarimt_company: string | null;
+}
+
+/** The QPay invoice opened for one of ours: what the shopper scans or taps, kept for a reload. */
+export interface QpayInvoicesTable {
+  invoice_id: string;
+  qpay_invoice_id: string;
+  qr_text: string;
+  qr_image: string;
+  short_url: string;
+  deeplinks: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  cancelled_at: NullableTimestamp;
 }
 
 /** product.md §3 "Payment log record", one row per step of a payment. */
@@ -59,6 +75,7 @@ declare module '../../db/schema.js' {
   interface Database {
     payment_invoices: PaymentInvoicesTable;
     payment_logs: PaymentLogsTable;
+    qpay_invoices: QpayInvoicesTable;
     cache_items: CacheItemsTable;
   }
 }

@@ -8,6 +8,16 @@ export interface JsonAnswer {
   body: unknown;
 }
 
+/** Any JSON call (QPay and the PosAPI read with GET and cancel with DELETE). */
+export interface JsonRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON; none for a GET. */
+  body?: unknown;
+}
+export type JsonCall = (request: JsonRequest) => Promise<JsonAnswer>;
+
 const TIMEOUT_MS = 10_000;
 
 function parseBody(text: string): unknown {
@@ -18,32 +28,46 @@ function parseBody(text: string): unknown {
   }
 }
 
+const jsonHeaders = (request: JsonRequest): Record<string, string> => ({
+  ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+  accept: 'application/json',
+  ...request.headers,
+});
+
 /** Over the network, with a timeout. */
-export const fetchJsonPost: JsonPost = async (url, body, headers = {}) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    body: JSON.stringify(body),
+export const fetchJson: JsonCall = async (request) => {
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: jsonHeaders(request),
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   return { status: response.status, body: parseBody(await response.text()) };
 };
+
+export const fetchJsonPost: JsonPost = (url, body, headers = {}) =>
+  fetchJson({ method: 'POST', url, body, headers });
 
 /**
  * Calls to this server's own origin (the built-in sandbox gateway and its callbacks) go through
  * `app.inject`: the same HTTP handling without a network hop, so they work behind a proxy, in
  * tests, and whatever address the process listens on. Everything else goes over the network.
  */
-export function jsonPostFor(app: FastifyInstance, ownOrigin: string): JsonPost {
-  return async (url, body, headers = {}) => {
-    const target = new URL(url);
-    if (target.origin !== new URL(ownOrigin).origin) return fetchJsonPost(url, body, headers);
+export function jsonCallFor(app: FastifyInstance, ownOrigin: string): JsonCall {
+  return async (request) => {
+    const target = new URL(request.url);
+    if (target.origin !== new URL(ownOrigin).origin) return fetchJson(request);
     const response = await app.inject({
-      method: 'POST',
+      method: request.method,
       url: target.pathname + target.search,
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-      payload: JSON.stringify(body),
+      headers: jsonHeaders(request),
+      ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
     });
     return { status: response.statusCode, body: parseBody(response.body) };
   };
+}
+
+export function jsonPostFor(app: FastifyInstance, ownOrigin: string): JsonPost {
+  const call = jsonCallFor(app, ownOrigin);
+  return (url, body, headers = {}) => call({ method: 'POST', url, body, headers });
 }

@@ -24,6 +24,8 @@ export function PaymentHistory({ payments }: { payments: readonly PaymentEntry[]
 
 function PaymentRow({ payment }: { payment: PaymentEntry }) {
   const { t, i18n } = useTranslation('billing');
+  const { t: tEbarimt } = useTranslation('ebarimt');
+  const ebarimt = payment.receipt?.ebarimt;
   const language = i18n.language;
   const when = payment.paidAt ?? payment.createdAt;
   const date = formatDate(when, language);
@@ -33,6 +35,13 @@ function PaymentRow({ payment }: { payment: PaymentEntry }) {
       <span className={styles.paymentWhat}>
         <span className={styles.choiceName}>{plan}</span>
         <span className={styles.muted}>{t(`history.kind.${payment.kind}`)}</span>
+        {ebarimt && (
+          <span className={styles.muted}>
+            {ebarimt.company
+              ? tEbarimt('history-company', { name: ebarimt.company.name })
+              : tEbarimt('history-lottery', { lottery: ebarimt.lottery ?? '' })}
+          </span>
+        )}
       </span>
       <time dateTime={when} className={styles.paymentDate}>
         {date}

@@ -5,12 +5,13 @@ import { Link } from 'wouter';
 import { PageTitle } from '@/components/page';
 import { formatDate, formatPrice } from '@/lib/format';
 import { useReceipt } from '../api/get-receipt';
+import { EbarimtReceipt } from './ebarimt-receipt';
 import styles from './receipt.module.css';
 
 /**
  * /receipts/{invoiceId} (product.md §12): the printable receipt of one paid invoice: seller,
  * buyer, plan, period, amount with the VAT it includes, card, date and invoice number; the
- * e-barimt bill and lottery number once the e-receipt adapter gives them.
+ * e-barimt (bill id, lottery number, QR; a company's registry number and name) once issued.
  */
 export function ReceiptPage({ invoiceId }: { invoiceId: string }) {
   const { t } = useTranslation('billing');
@@ -114,18 +115,7 @@ function ReceiptDetails({ receipt }: { receipt: Receipt }) {
         </div>
       </dl>
 
-      {receipt.receipt?.ebarimt && (
-        <dl className={styles.lines} aria-label={t('receipt.ebarimt')}>
-          <div>
-            <dt>{t('receipt.bill-id')}</dt>
-            <dd className={styles.invoice}>{receipt.receipt.ebarimt.billId}</dd>
-          </div>
-          <div>
-            <dt>{t('receipt.lottery')}</dt>
-            <dd>{receipt.receipt.ebarimt.lottery}</dd>
-          </div>
-        </dl>
-      )}
+      <EbarimtReceipt invoiceId={receipt.invoiceId} />
       <p className={styles.thanks}>{t('receipt.thanks')}</p>
     </>
   );

@@ -8,11 +8,21 @@ export interface CheckoutChoice {
   merchantCode: string;
   /** Keep the card for renewals (product.md §12); the server's default is yes. */
   saveCard: boolean;
+  /** A company's registry number for a company e-barimt. */
+  ebarimtRegistry?: string | undefined;
 }
 
 /** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
-export function startCheckout({ merchantCode, saveCard }: CheckoutChoice): Promise<CheckoutResponse> {
-  const body: CheckoutRequest = { MerchantCode: merchantCode, saveCard };
+export function startCheckout({
+  merchantCode,
+  saveCard,
+  ebarimtRegistry,
+}: CheckoutChoice): Promise<CheckoutResponse> {
+  const body: CheckoutRequest = {
+    MerchantCode: merchantCode,
+    saveCard,
+    ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
+  };
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {
     method: 'POST',
     json: body,
@@ -21,6 +31,7 @@ export function startCheckout({ merchantCode, saveCard }: CheckoutChoice): Promi
       messages: {
         [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:checkout.gateway-error',
+        unknown_company: 'premium:qpay.unknown-company',
         other: 'premium:checkout.failed',
       },
       toast: 'message',

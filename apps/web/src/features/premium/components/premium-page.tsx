@@ -1,17 +1,22 @@
+import { companyRegistrySchema } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { Plan } from '@tunes/shared/premium';
 import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
+import { isValidationKey, type ValidationKey } from '@/lib/i18n';
 import { usePlans } from '../api/get-plans';
 import { useStartCheckout } from '../api/start-checkout';
+import { useStartQpayCheckout } from '../api/start-qpay-checkout';
 import { ComparisonTable } from './comparison-table';
+import { type PaymentChoice, PaymentMethodChoice } from './payment-method-choice';
 import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
+import { QpayPayment } from './qpay-payment';
 import { SaveCardChoice } from './save-card-choice';
 import { StoreNote } from './store-note';
 
@@ -44,34 +49,65 @@ export function PremiumPage() {
   const session = useSession();
   const profile = useProfile();
   const subscribed = useIsSubscribed();
+  // A QPay payment in progress keeps its invoice in the address, so a reload shows it again.
+  const pendingQpay = new URLSearchParams(useSearch()).get('invoice');
   const loaded = usePlans();
   // The cards render in a transition React can pause: arriving plans are not one long task
   // while the page becomes interactive (TBT, performance.md).
   const plans = useDeferredValue(loaded.plans);
   const isLoading = useDeferredValue(loaded.isLoading);
   const checkout = useStartCheckout(session?.sub);
+  const qpayCheckout = useStartQpayCheckout();
   const [currency, setCurrency] = useState<string>(PAYMENT_CURRENCY);
+  const [payment, setPayment] = useState<PaymentChoice>({ method: 'card', company: false, registry: '' });
+  const [registryError, setRegistryError] = useState<ValidationKey>();
   const [saveCard, setSaveCard] = useState(true);
 
-  // product.md §4: a subscribed user is sent to the home page.
+  // product.md §4: a subscribed user is sent to the home page, unless a QPay payment is on
+  // screen: it goes to /success itself once its status says paid.
   useEffect(() => {
-    if (subscribed) navigate('/', { replace: true });
-  }, [subscribed, navigate]);
+    if (subscribed && !pendingQpay) navigate('/', { replace: true });
+  }, [subscribed, pendingQpay, navigate]);
 
   const forSale = plansForSale(plans);
   // The select is there from the first paint (with the payment currency while plans load), so
   // the heading row keeps its height when they arrive.
   const currencies = isLoading ? [PAYMENT_CURRENCY] : [...new Set(forSale.map((plan) => plan.Currency))];
   const shown = forSale.filter((plan) => plan.Currency === currency);
-  const busy = checkout.isPending || checkout.isSuccess;
+  const busy = checkout.isPending || checkout.isSuccess || qpayCheckout.isPending;
 
   const choose = (plan: Plan) => {
     if (!session) {
       navigate('/login');
       return;
     }
-    checkout.mutate({ merchantCode: plan.MerchantCode, saveCard });
+    let ebarimtRegistry: string | undefined;
+    if (payment.company) {
+      const registry = companyRegistrySchema.safeParse(payment.registry);
+      const message = registry.error?.issues[0]?.message;
+      setRegistryError(message && isValidationKey(message) ? message : undefined);
+      if (!registry.success) return;
+      ebarimtRegistry = registry.data;
+    }
+    const choice = { merchantCode: plan.MerchantCode, ebarimtRegistry };
+    if (payment.method === 'card') checkout.mutate({ ...choice, saveCard });
+    else
+      qpayCheckout.mutate(choice, {
+        onSuccess: ({ invoiceId }) => navigate(`/premium?${new URLSearchParams({ invoice: invoiceId })}`),
+      });
   };
+
+  if (session && pendingQpay) {
+    return (
+      <div className={`page ${styles.premium}`}>
+        <PageTitle className={styles.pageTitle}>{tCommon('pages.premium')}</PageTitle>
+        <QpayPayment invoiceId={pendingQpay} />
+        <p className={styles.empty}>
+          <Link href="/premium">{t('qpay.cancel')}</Link>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div className={`page ${styles.premium}`}>
@@ -115,7 +151,10 @@ export function PremiumPage() {
           )}
         </div>
 
-        {session && <SaveCardChoice checked={saveCard} onChange={setSaveCard} />}
+        {session && (
+          <PaymentMethodChoice value={payment} onChange={setPayment} registryError={registryError} />
+        )}
+        {session && payment.method === 'card' && <SaveCardChoice checked={saveCard} onChange={setSaveCard} />}
 
         {isLoading ? (
           <PlansLoading label={t('loading')} />

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { type Exchange, GatewayError } from '../premium/gateway.js';
+import type { JsonAnswer, JsonCall, JsonRequest } from '../premium/transport.js';
+
+/** A VAT receipt to issue: to a citizen (B2C, with a lottery number) or to a company (B2B). */
+export interface ReceiptRequest {
+  /** Total paid, VAT (10 %) included. */
+  totalAmount: number;
+  /** The company's taxpayer number for a B2B receipt; none for a citizen. */
+  customerTin: string | null;
+  itemName: string;
+  payment: 'PAYMENT_CARD' | 'CASH';
+  /** Different per invoice and receipt (the bill id's own suffix at the tax authority). */
+  billIdSuffix: string;
+}
+
+export interface IssuedReceipt {
+  /** The bill id (ДДТД). */
+  id: string;
+  /** Only citizen receipts have one. */
+  lottery: string | null;
+  qrData: string;
+  /** When the tax authority dated it, as it writes it (needed to void it). */
+  date: string;
+}
+
+export interface EbarimtGateway {
+  issueReceipt(receipt: ReceiptRequest): Promise<Exchange<IssuedReceipt>>;
+  /** Voids a receipt (a citizen receipt replaced by a company one). */
+  voidReceipt(billId: string, date: string): Promise<Exchange<null>>;
+  /** The company of a registry number, or null when the tax authority knows none. */
+  findCompany(registry: string): Promise<Exchange<{ tin: string; name: string } | null>>;
+}
+
+export interface EbarimtOptions {
+  baseUrl: string;
+  infoUrl: string;
+  merchantTin: string;
+  branchNo: string;
+  posNo: string;
+  districtCode: string;
+  classificationCode: string;
+  call: JsonCall;
+}
+
+/** Mongolia's VAT (10 %) included in a price, to the tögrög's two decimals. */
+export function includedVat(total: number): number {
+  return Math.round((total / 11) * 100) / 100;
+}
+
+const receiptAnswer = z.object({
+  id: z.string().min(1).max(100),
+  status: z.string().max(40),
+  message: z.string().max(2000).nullish(),
+  lottery: z.string().max(40).nullish(),
+  qrData: z.string().max(4000).nullish(),
+  date: z.string().max(40).nullish(),
+});
+const tinAnswer = z.object({ status: z.number().int(), data: z.union([z.string(), z.number()]).nullish() });
+const infoAnswer = z.object({
+  status: z.number().int(),
+  data: z.object({ name: z.string().max(500) }).nullish(),
+});
+
+/**
+ * The tax authority's PosAPI 3.0 (product.md §12): `POST {EBARIMT_URL}/rest/receipt` issues a
+ * receipt, `DELETE {EBARIMT_URL}/rest/receipt` voids one, and the public information service
+ * (`{EBARIMT_INFO_URL}/api/info/check/getTinInfo` and `getInfo`) names a company by its registry
+ * number. The built-in sandbox by default.
+ */
+export function httpEbarimtGateway(options: EbarimtOptions): EbarimtGateway {
+  const send = async (request: JsonRequest): Promise<JsonAnswer> => {
+    const logged = {
+      method: request.method,
+      url: request.url,
+      ...(request.body ? { body: request.body } : {}),
+    };
+    let answer: JsonAnswer;
+    try {
+      answer = await options.call(request);
+    } catch (error) {
+      throw new GatewayError(`e-barimt: unreachable: ${(error as Error).message}`, logged, null);
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new GatewayError(`e-barimt: answered ${answer.status}`, logged, answer.body);
+    }
+    return answer;
+  };
+  const read = <T>(answer: JsonAnswer, schema: z.ZodType<T>, logged: Record<string, unknown>): T => {
+    const parsed = schema.safeParse(answer.body);
+    if (!parsed.success) throw new GatewayError('e-barimt: an unreadable answer', logged, answer.body);
+    return parsed.data;
+  };
+
+  return {
+    async issueReceipt(receipt) {
+      const vat = includedVat(receipt.totalAmount);
+      const body = {
+        branchNo: options.branchNo,
+        totalAmount: receipt.totalAmount,
+        totalVAT: vat,
+        totalCityTax: 0,
+        districtCode: options.districtCode,
+        merchantTin: options.merchantTin,
+        posNo: options.posNo,
+        customerTin: receipt.customerTin,
+        consumerNo: null,
+        type: receipt.customerTin ? 'B2B_RECEIPT' : 'B2C_RECEIPT',
+        billIdSuffix: receipt.billIdSuffix,
+        receipts: [
+          {
+            totalAmount: receipt.totalAmount,
+            taxType: 'VAT_ABLE',
+            merchantTin: options.merchantTin,
+            totalVAT: vat,
+            totalCityTax: 0,
+            items: [
+              {
+                name: receipt.itemName,
+                barCode: null,
+                barCodeType: 'UNDEFINED',
+                classificationCode: options.classificationCode,
+                measureUnit: 'ш',
+                qty: 1,
+                unitPrice: receipt.totalAmount,
+                totalAmount: receipt.totalAmount,
+                totalVAT: vat,
+                totalCityTax: 0,
+              },
+            ],
+          },
+        ],
+        payments: [{ code: receipt.payment, status: 'PAID', paidAmount: receipt.totalAmount }],
+      };
+      const request: JsonRequest = { method: 'POST', url: `${options.baseUrl}/rest/receipt`, body };
+      const logged = { url: request.url, body };
+      const answer = read(await send(request), receiptAnswer, logged);
+      if (answer.status !== 'SUCCESS' || !answer.qrData || !answer.date) {
+        throw new GatewayError(
+          `e-barimt: the receipt was refused (${answer.status}: ${answer.message ?? ''})`,
+          logged,
+          answer,
+        );
+      }
+      return {
+        request: logged,
+        response: answer,
+        result: {
+          id: answer.id,
+          lottery: answer.lottery || null,
+          qrData: answer.qrData,
+          date: answer.date,
+        },
+      };
+    },
+
+    async voidReceipt(billId, date) {
+      const request: JsonRequest = {
+        method: 'DELETE',
+        url: `${options.baseUrl}/rest/receipt`,
+        body: { id: billId, date },
+      };
+      const answer = await send(request);
+      return { request: { url: request.url, body: request.body }, response: answer.body, result: null };
+    },
+
+    async findCompany(registry) {
+      const tinUrl = `${options.infoUrl}/api/info/check/getTinInfo?${new URLSearchParams({ regNo: registry })}`;
+      const tinLogged = { url: tinUrl };
+      const tin = read(await send({ method: 'GET', url: tinUrl }), tinAnswer, tinLogged);
+      if (tin.status !== 200 || tin.data === null || tin.data === undefined) {
+        return { request: tinLogged, response: tin, result: null };
+      }
+      const infoUrl = `${options.infoUrl}/api/info/check/getInfo?${new URLSearchParams({ tin: String(tin.data) })}`;
+      const info = read(await send({ method: 'GET', url: infoUrl }), infoAnswer, { url: infoUrl });
+      const result =
+        info.status === 200 && info.data ? { tin: String(tin.data), name: info.data.name } : null;
+      return { request: { url: infoUrl }, response: info, result };
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { ErrorLog } from '../../lib/logging.js';
+import { GatewayError } from '../premium/gateway.js';
+import type { PaymentDeps } from '../premium/payment-deps.js';
+import { findInvoiceParty, writePaymentLog } from '../premium/payment-log.js';
+import type { ReceiptKind } from './tables.js';
+import './tables.js';
+
+export type EbarimtDeps = Pick<PaymentDeps, 'db' | 'clock' | 'ebarimt' | 'reportError'>;
+
+/** How long a claimed step is held before another process may take it (a crash mid-call). */
+const CLAIM_MS = 2 * 60_000;
+/** Retries wait 1, 2, 4, … minutes, at most an hour, until the tax authority takes the receipt. */
+const MAX_BACKOFF_MINUTES = 60;
+
+export interface ReceiptCompany {
+  registry: string;
+  tin: string;
+  name: string;
+}
+
+/**
+ * Asks for the e-barimt of an invoice that has just been paid, in the transaction that marks it
+ * paid (activation-once.ts), so no paid invoice goes without one; the job queue issues it. One
+ * per invoice and kind (the primary key): a second ask is a no-op.
+ */
+export async function requestReceipt(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  company: ReceiptCompany | null,
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('ebarimt_receipts')
+    .values({
+      invoice_id: invoiceId,
+      kind: company ? 'company' : 'citizen',
+      company_registry: company?.registry ?? null,
+      company_tin: company?.tin ?? null,
+      company_name: company?.name ?? null,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing())
+    .execute();
+}
+
+const backoffMs = (attempts: number) =>
+  Math.min(MAX_BACKOFF_MINUTES, 2 ** Math.max(0, attempts - 1)) * 60_000;
+
+/** Different per invoice and kind, as PosAPI asks of the bill id's suffix (6 digits). */
+function billIdSuffix(invoiceId: string, kind: ReceiptKind): string {
+  const digest = createHash('sha256').update(`${invoiceId}:${kind}`).digest();
+  return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
+}
+
+async function rowsOf(deps: Pick<EbarimtDeps, 'db'>, invoiceId: string) {
+  const rows = await deps.db
+    .selectFrom('ebarimt_receipts')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .execute();
+  return {
+    citizen: rows.find((row) => row.kind === 'citizen'),
+    company: rows.find((row) => row.kind === 'company'),
+  };
+}
+
+/**
+ * Claims a step of one receipt: exactly one caller moves it from `from` to `to` while it is due
+ * (its `next_attempt_at` has come, or the last claim ran out); concurrent callers wait on the row
+ * and then match nothing. The claim holds the step for CLAIM_MS.
+ */
+async function claim(
+  deps: Pick<EbarimtDeps, 'db' | 'clock'>,
+  invoiceId: string,
+  kind: ReceiptKind,
+  from: ('pending' | 'issuing' | 'void_pending' | 'voiding')[],
+  to: 'issuing' | 'voiding',
+) {
+  const now = deps.clock.now();
+  return deps.db
+    .updateTable('ebarimt_receipts')
+    .set((eb) => ({
+      status: to,
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: new Date(now.getTime() + CLAIM_MS),
+    }))
+    .where('invoice_id', '=', invoiceId)
+    .where('kind', '=', kind)
+    .where('status', 'in', from)
+    .where('next_attempt_at', '<=', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export type ReceiptStepOutcome = 'issued' | 'voided' | 'retrying' | 'waiting' | 'nothing';
+
+/**
+ * The e-barimt work of one paid invoice (the `ebarimt.issue` job, keyed by invoice): issue the
+ * receipt asked for — a company one first, which replaces a citizen one (superseded before it
+ * was issued, voided after) — and retry a failed call later. Never twice for one invoice and
+ * kind: each call to the tax authority is made by the one caller that claimed the step.
+ */
+export async function runReceiptStep(
+  deps: EbarimtDeps,
+  invoiceId: string,
+  log?: ErrorLog,
+): Promise<ReceiptStepOutcome> {
+  let outcome: ReceiptStepOutcome = 'nothing';
+  const { citizen, company } = await rowsOf(deps, invoiceId);
+  const now = deps.clock.now();
+  const due = (row: { next_attempt_at: Date | null } | undefined) =>
+    Boolean(row?.next_attempt_at && row.next_attempt_at <= now);
+
+  if (company && (company.status === 'pending' || company.status === 'issuing') && due(company)) {
+    if (citizen?.status === 'issuing' && !due(citizen)) return 'waiting';
+    // Not issued yet: the company receipt takes its place.
+    await deps.db
+      .updateTable('ebarimt_receipts')
+      .set({ status: 'superseded', next_attempt_at: null })
+      .where('invoice_id', '=', invoiceId)
+      .where('kind', '=', 'citizen')
+      .where('status', 'in', ['pending', 'issuing'])
+      .execute();
+    outcome = await issue(deps, invoiceId, 'company', log);
+    if (outcome === 'issued') {
+      await deps.db
+        .updateTable('ebarimt_receipts')
+        .set({ status: 'void_pending', next_attempt_at: deps.clock.now() })
+        .where('invoice_id', '=', invoiceId)
+        .where('kind', '=', 'citizen')
+        .where('status', '=', 'issued')
+        .execute();
+    }
+  }
+
+  const fresh = company ? (await rowsOf(deps, invoiceId)).citizen : citizen;
+  if (!fresh || !due(fresh)) return outcome;
+  if (fresh.status === 'pending' || fresh.status === 'issuing') {
+    return company ? outcome : issue(deps, invoiceId, 'citizen', log);
+  }
+  if (fresh.status === 'void_pending' || fresh.status === 'voiding') return voidCitizen(deps, invoiceId, log);
+  return outcome;
+}
+
+async function issue(
+  deps: EbarimtDeps,
+  invoiceId: string,
+  kind: ReceiptKind,
+  log?: ErrorLog,
+): Promise<ReceiptStepOutcome> {
+  const claimed = await claim(deps, invoiceId, kind, ['pending', 'issuing'], 'issuing');
+  if (!claimed) return 'nothing';
+  const invoice = await deps.db
+    .selectFrom('payment_invoices as i')
+    .innerJoin('packages as p', 'p.id', 'i.package_id')
+    .select(['i.amount', 'i.method', 'p.name_mn'])
+    .where('i.invoice_id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  const party = await findInvoiceParty(deps, invoiceId);
+  const writeLog = (entry: Omit<Parameters<typeof writePaymentLog>[1], 'orderNumber' | 'currentProcess'>) =>
+    writePaymentLog(deps, { ...party, orderNumber: invoiceId, currentProcess: 'ebarimt', ...entry });
+  try {
+    const exchange = await deps.ebarimt.issueReceipt({
+      totalAmount: invoice.amount,
+      customerTin: kind === 'company' ? claimed.company_tin : null,
+      itemName: `Tunes ${invoice.name_mn}`,
+      // QPay and cards are both non-cash payments to PosAPI.
+      payment: 'PAYMENT_CARD',
+      billIdSuffix: billIdSuffix(invoiceId, kind),
+    });
+    const receipt = exchange.result;
+    await deps.db
+      .updateTable('ebarimt_receipts')
+      .set({
+        status: 'issued',
+        bill_id: receipt.id,
+        lottery: receipt.lottery,
+        qr_data: receipt.qrData,
+        receipt_date: receipt.date,
+        issued_at: deps.clock.now(),
+        next_attempt_at: null,
+        last_error: null,
+      })
+      .where('invoice_id', '=', invoiceId)
+      .where('kind', '=', kind)
+      .execute();
+    await writeLog({
+      type: 'info',
+      message: `${kind} e-barimt issued: ${receipt.id}`,
+      request: exchange.request,
+      response: exchange.response,
+    });
+    return 'issued';
+  } catch (error) {
+    await retryLater(deps, invoiceId, kind, claimed.attempts, 'pending', error);
+    const gateway = error instanceof GatewayError ? error : null;
+    await writeLog({
+      type: 'error',
+      message: `${kind} e-barimt not issued (attempt ${claimed.attempts}): ${(error as Error).message}`,
+      request: gateway?.request,
+      response: gateway?.response,
+    });
+    if (!gateway) log?.error({ err: error, invoiceId }, 'e-barimt issue failed');
+    return 'retrying';
+  }
+}
+
+async function voidCitizen(
+  deps: EbarimtDeps,
+  invoiceId: string,
+  log?: ErrorLog,
+): Promise<ReceiptStepOutcome> {
+  const claimed = await claim(deps, invoiceId, 'citizen', ['void_pending', 'voiding'], 'voiding');
+  if (!claimed?.bill_id || !claimed.receipt_date) return 'nothing';
+  try {
+    await deps.ebarimt.voidReceipt(claimed.bill_id, claimed.receipt_date);
+    await deps.db
+      .updateTable('ebarimt_receipts')
+      .set({ status: 'voided', next_attempt_at: null, last_error: null })
+      .where('invoice_id', '=', invoiceId)
+      .where('kind', '=', 'citizen')
+      .execute();
+    return 'voided';
+  } catch (error) {
+    await retryLater(deps, invoiceId, 'citizen', claimed.attempts, 'void_pending', error);
+    if (!(error instanceof GatewayError)) log?.error({ err: error, invoiceId }, 'e-barimt void failed');
+    return 'retrying';
+  }
+}
+
+async function retryLater(
+  deps: Pick<EbarimtDeps, 'db' | 'clock'>,
+  invoiceId: string,
+  kind: ReceiptKind,
+  attempts: number,
+  status: 'pending' | 'void_pending',
+  error: unknown,
+) {
+  await deps.db
+    .updateTable('ebarimt_receipts')
+    .set({
+      status,
+      next_attempt_at: new Date(deps.clock.now().getTime() + backoffMs(attempts)),
+      last_error: String((error as Error).message ?? error).slice(0, 500),
+    })
+    .where('invoice_id', '=', invoiceId)
+    .where('kind', '=', kind)
+    .execute();
+}
+
+/** Invoices with an e-barimt step due at `now` (the job's scan), in key order after `after`. */
+export async function dueReceipts(
+  deps: Pick<EbarimtDeps, 'db'>,
+  now: Date,
+  limit: number,
+  after: string | undefined,
+): Promise<string[]> {
+  let query = deps.db
+    .selectFrom('ebarimt_receipts')
+    .select('invoice_id')
+    .distinct()
+    .where('next_attempt_at', 'is not', null)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('invoice_id')
+    .limit(limit);
+  if (after) query = query.where('invoice_id', '>', after);
+  return (await query.execute()).map((row) => row.invoice_id);
+}

@@ -1,0 +1,45 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CheckoutRequest, QpayCheckout } from '@tunes/shared/billing';
+import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
+import { apiRequest } from '@/lib/api-client';
+import { qpayPaymentKey } from './pay-invoice';
+
+export interface QpayChoice {
+  merchantCode: string;
+  /** A company's registry number for a company e-barimt. */
+  ebarimtRegistry?: string | undefined;
+}
+
+/** Starts a QPay payment for a plan: its QR and bank-app links (product.md §12). */
+export function startQpayCheckout({ merchantCode, ebarimtRegistry }: QpayChoice): Promise<QpayCheckout> {
+  const body: CheckoutRequest = {
+    MerchantCode: merchantCode,
+    method: 'qpay',
+    ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
+  };
+  return apiRequest<QpayCheckout>('/api/payments/checkout', {
+    method: 'POST',
+    json: body,
+    auth: true,
+    errors: {
+      messages: {
+        [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
+        [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:qpay.start-failed',
+        unknown_company: 'premium:qpay.unknown-company',
+        qpay_unavailable: 'premium:qpay.unavailable',
+        other: 'premium:checkout.failed',
+      },
+      toast: 'message',
+    },
+  });
+}
+
+/** The QPay checkout; its answer is kept as the invoice's QPay payment, so the page shows it at once. */
+export function useStartQpayCheckout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: startQpayCheckout,
+    onSuccess: (answer) => queryClient.setQueryData(qpayPaymentKey(answer.invoiceId), answer),
+    onError: (error) => console.error('QPay checkout failed', error),
+  });
+}
