@@ -133,7 +133,7 @@ export async function resumeAutoRenew(
 export async function payRenewalNow(deps: RenewalDeps, userId: string, subscriptionId: string) {
   const subscription = await ownedSubscription(deps, userId, subscriptionId);
   const invoice = await renewalInvoiceFor(deps, subscription.id, subscription.end_date);
-  if (!invoice || invoice.status !== 'created') {
+  if (invoice?.status !== 'created') {
     throw conflict('There is no unpaid renewal for this plan.', 'nothing_to_pay');
   }
   return { url: await invoicePaymentPage(deps, invoice.invoice_id), invoiceId: invoice.invoice_id };
