@@ -1,10 +1,14 @@
-import { Redirect } from 'wouter';
+import { Redirect, useSearchParams } from 'wouter';
 import { PaymentSuccess } from '@/features/premium/components/payment-result';
 import { useSession } from '@/lib/auth';
 
-/** /success: the subscription-active confirmation; visitors go to / (product.md §2). */
+/**
+ * /success?invoiceId=…: what the payment did, read from the invoice; visitors go to /
+ * (product.md §2).
+ */
 export default function SuccessRoute() {
   const session = useSession();
+  const [params] = useSearchParams();
   if (!session) return <Redirect to="/" replace />;
-  return <PaymentSuccess />;
+  return <PaymentSuccess invoiceId={params.get('invoiceId')?.trim() ?? ''} />;
 }
