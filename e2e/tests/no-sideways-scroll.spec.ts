@@ -26,13 +26,13 @@ async function sidewaysOverflow(page: Page) {
     const culprits =
       overflow <= 0
         ? []
-        : [...document.querySelectorAll('body *')]
+        : Array.from(document.querySelectorAll('body *'))
             .filter((element) => element.getBoundingClientRect().right > width + 0.5 && !clipped(element))
             .filter((element, _, all) => !all.some((other) => other !== element && other.contains(element)))
             .slice(0, 4)
             .map((element) => {
               const right = Math.round(element.getBoundingClientRect().right);
-              const name = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
+              const name = `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')}`;
               return `${name} (right ${right}px)`;
             });
     return { overflow, culprits };
