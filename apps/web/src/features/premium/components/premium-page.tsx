@@ -7,6 +7,7 @@ import { Link, useLocation } from 'wouter';
 import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
+import { loginHref } from '@/lib/login-link';
 import { usePlans } from '../api/get-plans';
 import { useStartCheckout } from '../api/start-checkout';
 import { ComparisonTable } from './comparison-table';
@@ -14,6 +15,9 @@ import { PlanCard } from './plan-card';
 import styles from './premium.module.css';
 import { SaveCardChoice } from './save-card-choice';
 import { StoreNote } from './store-note';
+
+/** Signing in from the plans comes back to them (issue 19), not to /profile. */
+const RETURN_TO_PLANS = loginHref({ next: '/premium' });
 
 /**
  * Holds the place of the plan cards while they load: one card-sized box per offer sold, so the
@@ -67,7 +71,7 @@ export function PremiumPage() {
 
   const choose = (plan: Plan) => {
     if (!session) {
-      navigate('/login');
+      navigate(RETURN_TO_PLANS);
       return;
     }
     checkout.mutate({ merchantCode: plan.MerchantCode, saveCard });
@@ -86,7 +90,7 @@ export function PremiumPage() {
       {!session && (
         <p className={`card ${styles.visitor}`}>
           {t('visitor.text')}{' '}
-          <Link href="/login" className="button button--ghost">
+          <Link href={RETURN_TO_PLANS} className="button button--ghost">
             {t('visitor.login')}
           </Link>
         </p>
