@@ -18,7 +18,7 @@ export function declaredRoutes(): string[] {
   );
   // The router is a list of `{ path: '/…' }` entries; the two written as patterns are listed by hand.
   const literal = [...router.matchAll(/path:\s*'(\/[^']*)'/g)].map((match) => match[1] ?? '');
-  const patterns = ['/help', '/help/faq', '/receipts/no-such-invoice'];
+  const patterns = ['/help', '/help/faq', '/receipts/no-such-invoice', '/pay/no-such-invoice'];
   const routes = [...new Set([...literal, ...patterns])];
   if (routes.length < 10)
     throw new Error(`Only ${routes.length} routes found in router.tsx: its shape changed`);

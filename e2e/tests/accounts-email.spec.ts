@@ -194,7 +194,14 @@ test.describe('e-mail accounts', () => {
     await expect(
       page.getByText('Your password has been changed. Log in with the new password.'),
     ).toBeVisible();
-    await expect(page).toHaveURL(/\/login$/);
+    // The login modal opens where the new password is used: on E-mail, not on Mobile.
+    await expect(page).toHaveURL(/\/login\?method=email$/);
+    const afterReset = page.getByRole('dialog', { name: 'Login or register your account' });
+    await expect(afterReset.getByRole('button', { name: 'E-mail', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(afterReset.getByLabel('Password')).toBeVisible();
 
     // The link works once.
     await page.goto(resetUrl.pathname + resetUrl.search);

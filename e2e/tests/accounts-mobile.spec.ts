@@ -77,6 +77,40 @@ test.describe('mobile login', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test('after 5 wrong codes the right one is refused as locked, and a new code signs in', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const msisdn = randomMsisdn();
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Phone number').fill(msisdn.slice(3));
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    const { code } = await latestMessage(page.request, msisdn);
+    const codeField = dialog.getByLabel('Code', { exact: true });
+    const wrong = code === '0000' ? '1111' : '0000';
+    for (let i = 0; i < 5; i++) {
+      await codeField.fill(wrong);
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await expect(dialog.getByText('Invalid code entered.')).toBeVisible();
+    }
+    await codeField.fill(code ?? '');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog.getByText(/this code is locked\. Send a new code/)).toBeVisible();
+    await expect(dialog.getByText('Invalid code entered.')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+
+    // The new code comes once the resend countdown allows it, and signs in.
+    const newCode = dialog.getByRole('button', { name: 'Send a new code' });
+    await expect(newCode).toBeEnabled({ timeout: 35_000 });
+    const resentAt = new Date();
+    await newCode.click();
+    const fresh = await latestMessage(page.request, msisdn, resentAt);
+    await codeField.fill(fresh.code ?? '');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+  });
+
   test('the country-code dropdown is searchable and names countries in the active language', async ({
     page,
   }) => {

@@ -200,6 +200,26 @@ test.describe('family plan', () => {
     await partner.close();
   });
 
+  test('reloading /invite after accepting does not offer the spent invitation again', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page);
+    await becomeOwner(page, 'PREMIUM_FAMILY_1M');
+    const link = await invite(page, 1);
+    const member = await person(browser);
+    await accept(member.page, link, JOINED);
+    await member.page.reload();
+    await expect(member.page.getByText(/You are a member of a shared Premium plan/)).toBeVisible();
+    await expect(member.page.getByRole('button', { name: 'Accept invite' })).toHaveCount(0);
+    // Nor does the profile keep a join block for it.
+    await member.page.goto('/profile');
+    await expect(member.page.getByRole('region', { name: 'Your shared plan' })).toBeVisible();
+    await expect(member.page.getByRole('button', { name: 'Accept invite' })).toHaveCount(0);
+    await expect(member.page.getByRole('heading', { name: 'Join Premium' })).toHaveCount(0);
+    await member.close();
+  });
+
   test('/invite in Mongolian offers the accept button', async ({ page }) => {
     await signIn(page);
     await page.goto('/invite?code=AAAAAAAAAAAAAAAAAAAAAA');

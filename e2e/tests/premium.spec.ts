@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { baseUrl, bearer, expect, type SignedInUser, test } from '../fixtures';
+import { baseUrl, bearer, expect, latestMessage, randomMsisdn, type SignedInUser, test } from '../fixtures';
 
 const PLANS = [
   { code: 'PREMIUM_1M', name: 'Premium', price: '6,900 ₮', users: '1 user' },
@@ -76,7 +76,28 @@ test.describe('/premium for a visitor', () => {
     await expect(table.getByRole('img', { name: 'Included', exact: true })).toHaveCount(8);
 
     await planCard(page, 'Premium Duo').getByRole('button', { name: 'Get package' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fpremium$/);
+  });
+
+  test('signing in from the plans prompt comes back to the plans, not to /profile', async ({ page }) => {
+    const msisdn = randomMsisdn();
+    await page.goto('/premium');
+    await page.getByRole('link', { name: 'Log in or register' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Login or register your account' });
+    await dialog.getByLabel('Phone number').fill(msisdn.slice(3));
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    const { code } = await latestMessage(page.request, msisdn);
+    await dialog.getByLabel('Code', { exact: true }).fill(code ?? '');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/premium$/);
+    await expect(page.getByRole('checkbox', { name: 'Save my card for renewals' })).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(3);
+  });
+
+  test('a link to /login cannot send the user to another site after signing in', async ({ page, signIn }) => {
+    await signIn();
+    await page.goto('/login?next=%2F%2Fevil.example');
+    await expect(page).toHaveURL(/\/profile$/);
   });
 
   test('prices follow the active language', async ({ page }) => {

@@ -31,6 +31,25 @@ test.describe('site shell', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test('routes match exactly: another case or a trailing slash is no page, and the server answers 404', async ({
+    page,
+  }) => {
+    for (const path of ['/no/such/page', '/HELP/TOS', '/premium/', '/Premium', '/help/faq/', '/receipts/']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(
+        page.getByText("Sorry, the page you were trying to view doesn't exist."),
+        path,
+      ).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Go home' })).toBeVisible();
+    }
+    for (const path of ['/', '/premium', '/help', '/help/faq', '/help/tos', '/login', '/invite', '/failed']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expect(page.getByText("Sorry, the page you were trying to view doesn't exist.")).toHaveCount(0);
+    }
+  });
+
   test('the chosen language is stored and used on the next visit', async ({ page }) => {
     await page.goto('/contact');
     await page.getByRole('button', { name: 'Монгол' }).click();

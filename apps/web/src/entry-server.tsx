@@ -6,7 +6,7 @@ import { renderToString } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { Router } from 'wouter';
 import { App } from './app/app';
-import { routeOf } from './app/router';
+import { isPagePath, routeOf } from './app/router';
 import { setApiTransport } from './lib/api-client';
 import { i18n, initI18n, NAMESPACES } from './lib/i18n';
 
@@ -75,4 +75,9 @@ export async function renderPage(
   // from a second, synchronous pass that finds everything ready.
   await renderToHtml(page);
   return { html: renderToString(page), state: dehydrate(client) };
+}
+
+/** Whether the site has a page at `path` (the router's own list); the server answers 404 if not. */
+export function isPage(path: string): boolean {
+  return isPagePath(path);
 }

@@ -25,7 +25,8 @@ export const HMAC_TOKEN_TTL_SECONDS = 5 * 60;
 
 /**
  * `error` of `GET /api/users/validateotp`: null or "610" mean the code is good (product.md §5);
- * anything else is an invalid code.
+ * anything else is an invalid code: "612" has expired and "613" is locked after too many wrong
+ * tries, so only a new code helps.
  */
 export const OTP_RESULT = {
   alreadyValidated: '610',
@@ -33,6 +34,13 @@ export const OTP_RESULT = {
   expired: '612',
   tooManyTries: '613',
 } as const;
+
+/**
+ * `error` of every other answer that refuses a code because it is locked after too many wrong
+ * tries (the token grant, registration, e-mail and phone change, account deletion), so the site
+ * can offer a new code instead of saying the code is wrong.
+ */
+export const CODE_LOCKED_ERROR = 'code_locked';
 
 /** Error codes of the token endpoint (api.md, product.md §8). */
 export const GRANT_ERRORS = {

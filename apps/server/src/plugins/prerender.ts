@@ -17,6 +17,8 @@ interface Renderer {
     language: Language,
     prepared: { dataKey: string },
   ): Promise<{ html: string; state: unknown }>;
+  /** Whether the site's router has a page at the path (product.md §2, exact match). */
+  isPage(path: string): boolean;
 }
 
 interface Rendered {
@@ -91,6 +93,10 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
   }
 
   return {
+    /** Whether the site has a page at the path: any other path is answered 404 (issue 19). */
+    isPage(pathname: string): boolean {
+      return renderer.isPage(pathname);
+    },
     /** The page's HTML, or null when it cannot be rendered (the shell is served instead). */
     async page(pathname: string, cookieHeader: string | undefined): Promise<string | null> {
       // Until the database is ready (a first start), the shell answers at once instead.

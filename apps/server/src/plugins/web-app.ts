@@ -14,6 +14,9 @@ const YEAR_SECONDS = 31_536_000;
 /**
  * Serves the built site: hashed files under /assets for a year, everything else revalidated;
  * any other GET that is not an API path falls back to index.html so the site's router decides.
+ * A path that is none of the site's pages (the router's own list, through the prerenderer's
+ * bundle) gets the same shell with status 404, so the not-found page shows and crawlers and
+ * monitors see that nothing is there.
  */
 export const webApp = fp(async (app: FastifyInstance) => {
   const root = path.resolve(app.deps.config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
@@ -46,7 +49,12 @@ export const webApp = fp(async (app: FastifyInstance) => {
         : null;
       // The page depends on the language cookie; caches must keep one copy per cookie.
       if (page) return reply.header('vary', 'cookie').type('text/html; charset=utf-8').send(page);
-      return reply.type('text/html').sendFile('index.html');
+      // Without the prerenderer's bundle (a site built without it) every path is taken as a page.
+      const isPage = prerenderer ? prerenderer.isPage(pathname) : true;
+      return reply
+        .code(isPage ? 200 : 404)
+        .type('text/html')
+        .sendFile('index.html');
     }
     const body: ErrorBody = {
       error: ERROR_CODES.notFound,

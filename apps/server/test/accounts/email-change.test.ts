@@ -103,7 +103,10 @@ describe('changing the e-mail address', () => {
     );
     const answers = await Promise.all(guesses.map((guess) => confirm(user.headers, guess)));
     expect(answers.every((answer) => answer.statusCode === 400)).toBe(true);
-    expect((await confirm(user.headers, code ?? '')).statusCode).toBe(400);
+    const right = await confirm(user.headers, code ?? '');
+    expect(right.statusCode).toBe(400);
+    // The right code is refused as locked, not as wrong: only a new code helps.
+    expect(right.json()).toMatchObject({ error: 'code_locked', field: 'Otp' });
   });
 
   it('gives a mobile account an address only once confirmed, and saving the current one cancels', async () => {

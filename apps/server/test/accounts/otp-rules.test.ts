@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grant, lastMessage, requestOtp, validateOtp } from '../helpers/accounts.js';
-import { randomMsisdn } from '../helpers/factories.js';
+import { randomMsisdn, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -59,6 +59,43 @@ describe('one-time code rules (security.md)', () => {
     expect((await grant(t, { grant_type: 'msisdn', msisdn, code: wrongCodeFor(code) })).statusCode).toBe(403);
     expect((await validateOtp(t, { msisdn, otp: code ?? '' })).json()).toEqual({ error: '613' });
     expect((await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' })).statusCode).toBe(403);
+  });
+
+  it('refuses a locked code as locked (code_locked), not as wrong, wherever a code is taken', async () => {
+    const msisdn = randomMsisdn();
+    await requestOtp(t, { msisdn });
+    const { code } = await lastMessage(t, msisdn);
+    for (let i = 0; i < 5; i++) await validateOtp(t, { msisdn, otp: wrongCodeFor(code) });
+
+    const granted = await grant(t, { grant_type: 'msisdn', msisdn, code: code ?? '' });
+    expect(granted.statusCode).toBe(403);
+    expect(granted.json()).toMatchObject({ error: 'code_locked', field: 'code' });
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/registerbymsisdn',
+      headers: STORE,
+      payload: { PhoneNumber: msisdn.slice(3), CountryCode: 976, Token: code ?? '' },
+    });
+    expect(registered.statusCode).toBe(400);
+    expect(registered.json()).toMatchObject({ error: 'code_locked', field: 'Token' });
+
+    // A wrong code that is not yet locked keeps its own answer.
+    const other = randomMsisdn();
+    await requestOtp(t, { msisdn: other });
+    const fresh = await lastMessage(t, other);
+    const wrong = await grant(t, { grant_type: 'msisdn', msisdn: other, code: wrongCodeFor(fresh.code) });
+    expect(wrong.json()).toMatchObject({ error: '403' });
+  });
+
+  it('a new code works after a locked one', async () => {
+    const msisdn = randomMsisdn();
+    await requestOtp(t, { msisdn });
+    const locked = await lastMessage(t, msisdn);
+    for (let i = 0; i < 5; i++) await validateOtp(t, { msisdn, otp: wrongCodeFor(locked.code) });
+    t.clock.advance(31_000);
+    expect((await requestOtp(t, { msisdn })).statusCode).toBe(200);
+    const fresh = await lastMessage(t, msisdn);
+    expect((await validateOtp(t, { msisdn, otp: fresh.code ?? '' })).json()).toEqual({ error: null });
   });
 
   it('makes an earlier code stop working when a new one is sent', async () => {

@@ -9,7 +9,10 @@ import { type Namespace, storedLanguage } from '@/lib/i18n';
 import { type LazyPage, lazyPage } from './lazy-page';
 
 interface SiteRoute {
-  /** wouter's pattern; none for the page of unknown paths. */
+  /**
+   * The exact path (or an anchored, case-sensitive pattern) of product.md §2: `/premium/` and
+   * `/HELP/TOS` are not pages. None for the page of unknown paths.
+   */
   path?: string | RegExp;
   page: LazyPage;
   /** The catalogues the page shows on its first render, loaded together with its code. */
@@ -46,16 +49,16 @@ const ROUTES: readonly SiteRoute[] = [
   },
   { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
   {
-    path: /^\/receipts\/(?<invoiceId>[^/]+)\/?$/i,
+    path: /^\/receipts\/(?<invoiceId>[^/]+)$/,
     page: lazyPage(() => import('./routes/receipt')),
     namespaces: ['billing', 'ebarimt'],
   },
   { path: '/success', page: lazyPage(() => import('./routes/success')), namespaces: ['premium', 'ebarimt'] },
-  { path: /^\/pay\/[^/]+\/?$/i, page: lazyPage(() => import('./routes/pay')), namespaces: ['premium'] },
+  { path: /^\/pay\/[^/]+$/, page: lazyPage(() => import('./routes/pay')), namespaces: ['premium'] },
   { path: '/failed', page: lazyPage(() => import('./routes/failed')), namespaces: ['premium'] },
   // One route for both addresses, so moving between them keeps the page (and its open answers).
   {
-    path: /^\/help(?:\/faq)?\/?$/i,
+    path: /^\/help(?:\/faq)?$/,
     page: lazyPage(() => import('./routes/faq')),
     namespaces: ['content-help'],
   },
@@ -71,13 +74,26 @@ const ROUTES: readonly SiteRoute[] = [
   { page: lazyPage(() => import('./routes/not-found')), namespaces: [] },
 ];
 
-/** The route of a path as the router matches it (wouter ignores case and a trailing slash). */
+/** The route of a path, matched exactly as product.md §2 lists it (case and trailing slash count). */
 export function routeOf(pathname: string): SiteRoute {
-  const path = (pathname.replace(/\/+$/, '') || '/').toLowerCase();
   const matches = (route: SiteRoute) =>
-    route.path instanceof RegExp ? route.path.test(path) : route.path === path;
+    route.path instanceof RegExp ? route.path.test(pathname) : route.path === pathname;
   return ROUTES.find(matches) ?? (ROUTES.at(-1) as SiteRoute);
 }
+
+/** Whether a path is one of the site's pages; the server answers 404 for any other. */
+export function isPagePath(pathname: string): boolean {
+  return routeOf(pathname).path !== undefined;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * wouter's own patterns ignore case and a trailing slash; a RegExp is used as it is, so each
+ * literal path becomes an exact one.
+ */
+const exactPattern = (path: string | RegExp): RegExp =>
+  path instanceof RegExp ? path : new RegExp(`^${escapeRegExp(path)}$`);
 
 /**
  * Fetches the first page's code, texts and data in parallel, before the first render, so the
@@ -106,7 +122,11 @@ export function AppRoutes() {
       <ScrollToTop />
       <Switch>
         {ROUTES.map((route) => (
-          <Route key={String(route.path ?? '*')} path={route.path} component={route.page.Page} />
+          <Route
+            key={String(route.path ?? '*')}
+            path={route.path === undefined ? undefined : exactPattern(route.path)}
+            component={route.page.Page}
+          />
         ))}
       </Switch>
     </>

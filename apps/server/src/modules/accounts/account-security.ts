@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { accountMessages, type Lang } from './messages.js';
-import { checkOtp, consumeOtp } from './otp.js';
+import { checkOtp, codeRefusal, consumeOtp, type OtpCheck } from './otp.js';
 import { withPasswordTries } from './password-tries.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
@@ -82,6 +82,7 @@ export async function proveFreshSignIn(
   if (proof.Password !== undefined)
     return proveByPassword(deps, user, proof.Password, clientAddress, 'Password');
   const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+  let refused: Extract<OtpCheck, { ok: false }> = { ok: false, reason: 'expired' };
   for (const target of [user.phone_number, user.primary_email]) {
     if (!target) continue;
     const check = await checkOtp(deps, target, proof.Otp ?? '');
@@ -89,6 +90,7 @@ export async function proveFreshSignIn(
       if (!(await consumeOtp(deps, check.id))) throw invalid();
       return;
     }
+    if (check.reason === 'too-many-tries') refused = check;
   }
-  throw invalid();
+  throw codeRefusal(refused, invalid);
 }

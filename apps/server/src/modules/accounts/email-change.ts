@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { accountMessages, type Lang } from './messages.js';
-import { checkOtp, consumeOtp, createOtp } from './otp.js';
+import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { emailInUse, getUser, isUniqueViolation } from './users.js';
 
 type ChangeDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
@@ -72,7 +72,7 @@ export async function confirmEmailChange(
   if (!newEmail)
     throw badRequest('There is no e-mail change waiting for a code.', 'Otp', CHANGE_ERRORS.noPendingChange);
   const check = await checkOtp(deps, targetOf(userId), otp);
-  if (!check.ok) throw invalid();
+  if (!check.ok) throw codeRefusal(check, invalid);
   // The caller holds the code sent to this address, so telling them it is taken reveals nothing.
   const taken = () =>
     conflict('This email address is already associated with another account.', CHANGE_ERRORS.emailInUse);

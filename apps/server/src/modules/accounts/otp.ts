@@ -1,5 +1,6 @@
-import { OTP_RESULT, OTP_TTL_SECONDS } from '@tunes/shared/accounts';
+import { CODE_LOCKED_ERROR, OTP_RESULT, OTP_TTL_SECONDS } from '@tunes/shared/accounts';
 import type { Deps } from '../../deps.js';
+import { AppError } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import type { Channel } from '../notifications/schema.js';
@@ -109,4 +110,18 @@ export function otpResultCode(check: OtpCheck): string | null {
   if (check.reason === 'expired') return OTP_RESULT.expired;
   if (check.reason === 'too-many-tries') return OTP_RESULT.tooManyTries;
   return OTP_RESULT.wrongCode;
+}
+
+/**
+ * Why a code was refused, as an error to throw: a code locked by too many wrong tries is named
+ * as such (`code_locked`, the same status as `invalid`), so the user is offered a new code
+ * instead of being told that the right one is wrong.
+ */
+export function codeRefusal(check: Extract<OtpCheck, { ok: false }>, invalid: () => AppError): AppError {
+  const refused = invalid();
+  if (check.reason !== 'too-many-tries') return refused;
+  const message = 'Too many wrong codes: this code is locked. Ask for a new one.';
+  const extra =
+    'error_description' in refused.extra ? { ...refused.extra, error_description: message } : refused.extra;
+  return new AppError(refused.statusCode, CODE_LOCKED_ERROR, message, extra);
 }

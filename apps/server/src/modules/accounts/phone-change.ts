@@ -7,7 +7,7 @@ import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { accountMessages, type Lang } from './messages.js';
-import { checkOtp, consumeOtp, createOtp } from './otp.js';
+import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { findUserByMsisdn, getUser, isUniqueViolation } from './users.js';
 
 type ChangeDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
@@ -73,7 +73,7 @@ export async function confirmPhoneChange(
     throw badRequest('There is no number change waiting for a code.', 'Otp', CHANGE_ERRORS.noPendingChange);
   }
   const check = await checkOtp(deps, targetOf(userId), otp);
-  if (!check.ok) throw invalid();
+  if (!check.ok) throw codeRefusal(check, invalid);
   // The caller holds the code sent to this number, so telling them it is taken reveals nothing.
   const taken = () =>
     conflict('This phone number is already registered to another account.', CHANGE_ERRORS.phoneInUse);

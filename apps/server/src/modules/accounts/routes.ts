@@ -19,7 +19,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { spendHmacToken } from './hmac.js';
 import { accountMessages } from './messages.js';
-import { checkOtp, consumeOtp, createOtp, markOtpValidated, otpResultCode } from './otp.js';
+import { checkOtp, codeRefusal, consumeOtp, createOtp, markOtpValidated, otpResultCode } from './otp.js';
 import { resetPassword, sendPasswordResetLink } from './password-reset.js';
 import { accountErrors, userIdSchema } from './route-schemas.js';
 import { hashPassword } from './secrets.js';
@@ -106,7 +106,10 @@ export default async function accountRoutes(api: FastifyInstance) {
       const { PhoneNumber, CountryCode, Token } = request.body;
       const msisdn = toMsisdn(CountryCode, PhoneNumber);
       const check = await checkOtp(deps, msisdn, Token);
-      if (!check.ok) throw badRequest('The code is invalid or has expired.', 'Token', 'invalid_code');
+      if (!check.ok)
+        throw codeRefusal(check, () =>
+          badRequest('The code is invalid or has expired.', 'Token', 'invalid_code'),
+        );
       const user = await createMobileUser(deps.db, msisdn, CountryCode);
       return reply.code(201).send({ UserId: user.id });
     },
@@ -126,7 +129,10 @@ export default async function accountRoutes(api: FastifyInstance) {
       const { Email, Username, Password, Country, Language = 'en', Otp } = request.body;
       if (Username && Username !== Email) throw badRequest('Username must equal Email.', 'Username');
       const check = await checkOtp(deps, Email, Otp);
-      if (!check.ok) throw badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+      if (!check.ok)
+        throw codeRefusal(check, () =>
+          badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code'),
+        );
       if (await emailInUse(deps.db, Email)) {
         throw conflict('This email address is already associated with another account.', 'email_in_use');
       }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { checkOtp, consumeOtp } from './otp.js';
+import { checkOtp, codeRefusal, consumeOtp } from './otp.js';
 import { withPasswordTries } from './password-tries.js';
 import { verifyPassword } from './secrets.js';
 import { grantError, issueTokenPair, rotateRefreshToken, type SignInClient } from './tokens.js';
@@ -40,7 +40,7 @@ async function msisdnGrant(deps: Deps, body: GrantBody, client: SignInClient) {
   const code = body.code?.trim() ?? '';
   if (!OTP_PATTERN.test(code)) throw wrongCode();
   const check = await checkOtp(deps, msisdn, code);
-  if (!check.ok) throw wrongCode();
+  if (!check.ok) throw codeRefusal(check, wrongCode);
   const user = await findUserByMsisdn(deps.db, msisdn);
   // The code stays live so the site can register the number and ask again (product.md §4).
   if (!user) throw grantError(400, GRANT_ERRORS.notRegistered, 'This number is not registered.', 'msisdn');

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CHANGE_ERRORS, dialCodeOfMsisdn, type PhoneChange } from '@tunes/shared/accounts';
+import { CHANGE_ERRORS, CODE_LOCKED_ERROR, dialCodeOfMsisdn, type PhoneChange } from '@tunes/shared/accounts';
 import type { Profile } from '@tunes/shared/profile';
 import { apiRequest } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/auth';
@@ -27,6 +27,7 @@ export function confirmPhoneChange(otp: string): Promise<Profile> {
     errors: {
       messages: {
         [CHANGE_ERRORS.invalidCode]: 'accounts:change.invalid-code',
+        [CODE_LOCKED_ERROR]: 'accounts:messages.code-locked',
         [CHANGE_ERRORS.noPendingChange]: 'accounts:change.no-pending',
         [CHANGE_ERRORS.phoneInUse]: 'accounts:change.phone-taken',
         429: 'errors.too-many-requests',

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { CODE_LOCKED_ERROR } from '@tunes/shared/accounts';
 import { apiRequest } from '@/lib/api-client';
 import { endSignedInState } from '@/lib/auth';
 
@@ -15,6 +16,7 @@ export async function deleteAccount(proof: DeletionProof): Promise<void> {
       messages: {
         wrong_password: 'accounts:delete.wrong-password',
         invalid_code: 'accounts:delete.invalid-code',
+        [CODE_LOCKED_ERROR]: 'accounts:messages.code-locked',
         429: 'errors.too-many-requests',
         other: 'accounts:delete.failed',
       },

@@ -89,8 +89,27 @@ describe('mobile sign-in (product.md §4)', () => {
 
   it('a code that does not validate signs nobody in', async () => {
     handle = api({ registered: true });
-    expect(await signInByMobile(NUMBER, '9999')).toBe('wrong-code');
+    expect(await signInByMobile(NUMBER, '9999')).toBe('wrong');
     expect(calls).toEqual(['GET /api/users/validateotp']);
+  });
+
+  it('a code locked after 5 wrong tries (613) or expired (612) is told apart from a wrong one', async () => {
+    for (const [error, verdict] of [
+      ['613', 'locked'],
+      ['612', 'expired'],
+    ] as const) {
+      handle = (url) =>
+        url.pathname === '/api/users/validateotp' ? [200, { error }] : api({ registered: true })(url, {});
+      expect(await signInByMobile(NUMBER, '1234')).toBe(verdict);
+    }
+  });
+
+  it('a grant refusing a locked code reads the locked-code message', async () => {
+    handle = (url) =>
+      url.pathname === '/api/oauth2/token'
+        ? [403, { error: 'code_locked', error_description: 'locked', message: 'locked' }]
+        : api({ registered: true })(url, {});
+    await expect(signInByMobile(NUMBER, '1234')).rejects.toThrow(/this code is locked/);
   });
 
   it("a grant refused with 603 reads 'Can't authenticate. Phone number not valid.'", async () => {

@@ -1,4 +1,4 @@
-import { GRANT_ERRORS, isValidPhone } from '@tunes/shared/accounts';
+import { CODE_LOCKED_ERROR, GRANT_ERRORS, isValidPhone } from '@tunes/shared/accounts';
 import { DEFAULT_COUNTRY_CODE, OTP_LENGTH, RESEND_COUNTDOWN_SECONDS } from '@tunes/shared/constants';
 import { toMsisdn } from '@tunes/shared/validation';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-error';
 import type { AuthData } from '@/lib/session';
 import { useCountdown } from '../hooks/use-countdown';
-import { type CodeRequested, requestOtp, validateOtp } from './otp';
+import { type CodeRequested, OTP_VERDICT_MESSAGES, type OtpVerdict, requestOtp, validateOtp } from './otp';
 import { registerByMsisdn } from './register';
 import { grantByMsisdn, storeSession } from './sign-in';
 
@@ -19,6 +19,7 @@ export interface MobileNumber {
 const MOBILE_SIGN_IN_MESSAGES: ErrorMessages = {
   [GRANT_ERRORS.cannotAuthenticate]: 'accounts:messages.cant-authenticate-mobile',
   [GRANT_ERRORS.wrongCode]: 'accounts:messages.invalid-code',
+  [CODE_LOCKED_ERROR]: 'accounts:messages.code-locked',
   429: 'accounts:messages.too-many-attempts',
   other: 'accounts:messages.login-failed',
 };
@@ -34,12 +35,16 @@ export function requestMobileCode(number: MobileNumber, language: string, resend
 
 /**
  * Step 2 of product.md §4: the code is validated, then granted; a number not registered yet (604)
- * is registered with the same code and granted again. Resolves with the stored session, or
- * 'wrong-code' when the code does not validate.
+ * is registered with the same code and granted again. Resolves with the stored session, or why
+ * the code does not validate (wrong, or expired or locked: then only a new code helps).
  */
-export async function signInByMobile(number: MobileNumber, code: string): Promise<AuthData | 'wrong-code'> {
+export async function signInByMobile(
+  number: MobileNumber,
+  code: string,
+): Promise<AuthData | Exclude<OtpVerdict, 'valid'>> {
   const msisdn = toMsisdn(number.countryCode, number.phoneNumber);
-  if (!(await validateOtp({ msisdn }, code, errors))) return 'wrong-code';
+  const verdict = await validateOtp({ msisdn }, code, errors);
+  if (verdict !== 'valid') return verdict;
   let tokens: Awaited<ReturnType<typeof grantByMsisdn>>;
   try {
     tokens = await grantByMsisdn(msisdn, code, errors);
@@ -54,12 +59,13 @@ export async function signInByMobile(number: MobileNumber, code: string): Promis
   });
 }
 
-/** product.md §3 "Phone login state". */
+/** product.md §3 "Phone login state"; `spent` when the code expired or locked (a new one is needed). */
 export interface PhoneLoginState extends MobileNumber {
   code: string;
   loading: boolean;
   error: string;
   codeSent: boolean;
+  spent: boolean;
 }
 
 /** The mobile login of product.md §2/§4 as state and actions for the form: number → code → signed in. */
@@ -72,6 +78,7 @@ export function useMobileSignIn(onSignedIn: () => void) {
     loading: false,
     error: '',
     codeSent: false,
+    spent: false,
   });
   const countdown = useCountdown();
   const update = (change: Partial<PhoneLoginState>) => setState((current) => ({ ...current, ...change }));
@@ -93,7 +100,7 @@ export function useMobileSignIn(onSignedIn: () => void) {
       update({ loading: false, error: userMessage(error) });
       return;
     }
-    update({ loading: false, codeSent: true, ...(sent.alreadySent ? {} : { code: '' }) });
+    update({ loading: false, codeSent: true, ...(sent.alreadySent ? {} : { code: '', spent: false }) });
     countdown.start(sent.resendIn);
   };
 
@@ -104,12 +111,14 @@ export function useMobileSignIn(onSignedIn: () => void) {
     }
     update({ loading: true, error: '' });
     try {
-      if ((await signInByMobile(number(), state.code)) === 'wrong-code') {
-        update({ loading: false, error: t('messages.invalid-code') });
+      const result = await signInByMobile(number(), state.code);
+      if (typeof result === 'string') {
+        update({ loading: false, error: t(OTP_VERDICT_MESSAGES[result]), spent: result !== 'wrong' });
         return;
       }
     } catch (error) {
-      update({ loading: false, error: userMessage(error) });
+      const spent = isApiError(error, { code: CODE_LOCKED_ERROR });
+      update({ loading: false, error: userMessage(error), spent });
       return;
     }
     onSignedIn();
@@ -124,6 +133,6 @@ export function useMobileSignIn(onSignedIn: () => void) {
     sendCode: () => sendCode(false),
     resendCode: () => sendCode(true),
     signIn,
-    changeNumber: () => update({ codeSent: false, code: '', error: '' }),
+    changeNumber: () => update({ codeSent: false, code: '', error: '', spent: false }),
   };
 }

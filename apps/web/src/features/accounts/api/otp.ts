@@ -44,17 +44,33 @@ export async function requestOtp(
   }
 }
 
-/** `GET /api/users/validateotp`: true when the error field is null or "610" (product.md §5). */
-export async function validateOtp(target: OtpTarget, otp: string, errors: CallErrors): Promise<boolean> {
+/**
+ * What a code check found: good, wrong, or past use (expired, or locked after 5 wrong tries), when
+ * only a new code helps.
+ */
+export type OtpVerdict = 'valid' | 'wrong' | 'expired' | 'locked';
+
+/** `GET /api/users/validateotp`: valid when the error field is null or "610" (product.md §5). */
+export async function validateOtp(target: OtpTarget, otp: string, errors: CallErrors): Promise<OtpVerdict> {
   const { error } = await apiRequest<{ error: string | null }>('/api/users/validateotp', {
     query: { ...target, otp },
     errors,
   });
-  return error === null || error === OTP_RESULT.alreadyValidated;
+  if (error === null || error === OTP_RESULT.alreadyValidated) return 'valid';
+  if (error === OTP_RESULT.tooManyTries) return 'locked';
+  if (error === OTP_RESULT.expired) return 'expired';
+  return 'wrong';
 }
 
+/** What the user reads for a refused code: a spent code (expired, locked) asks for a new one. */
+export const OTP_VERDICT_MESSAGES = {
+  wrong: 'messages.invalid-code',
+  expired: 'messages.code-expired',
+  locked: 'messages.code-locked',
+} as const;
+
 /** The e-mail sign-up's code check (product.md §8 validateOTP: 409 'email already in use', toasted). */
-export function verifyEmailCode(email: string, otp: string): Promise<boolean> {
+export function verifyEmailCode(email: string, otp: string): Promise<OtpVerdict> {
   return validateOtp({ email }, otp, {
     messages: {
       409: 'accounts:messages.email-in-use',

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CHANGE_ERRORS } from '@tunes/shared/accounts';
+import { CHANGE_ERRORS, CODE_LOCKED_ERROR } from '@tunes/shared/accounts';
 import type { Profile } from '@tunes/shared/profile';
 import { apiRequest } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/auth';
@@ -41,6 +41,7 @@ export function confirmEmailChange(otp: string): Promise<Profile> {
     errors: {
       messages: {
         [CHANGE_ERRORS.invalidCode]: 'accounts:change.invalid-code',
+        [CODE_LOCKED_ERROR]: 'accounts:messages.code-locked',
         [CHANGE_ERRORS.noPendingChange]: 'accounts:change.no-pending',
         [CHANGE_ERRORS.emailInUse]: 'accounts:change.email-taken',
         429: 'errors.too-many-requests',

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TranslationKey } from '@/lib/i18n';
+import type { LoginMethod } from '@/lib/login-link';
 import { goToProfile } from '../api/sign-in';
 import { blockEnter } from './block-enter';
 import { EmailAuth } from './email-auth';
@@ -12,6 +13,8 @@ interface Props {
   onSignedIn?: () => void;
   /** The close button; hidden when not given. */
   onClose?: () => void;
+  /** The side the switch opens on; Mobile by default (product.md §2). */
+  initialMethod?: LoginMethod;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex="0"]';
@@ -41,9 +44,9 @@ const METHODS = [
 ] as const satisfies readonly { name: string; label: TranslationKey<'accounts'> }[];
 
 /** The login-or-register modal of product.md §2: Mobile (default) or E-mail. */
-export function LoginModal({ onSignedIn = goToProfile, onClose }: Props) {
+export function LoginModal({ onSignedIn = goToProfile, onClose, initialMethod = 'mobile' }: Props) {
   const { t } = useTranslation('accounts');
-  const [method, setMethod] = useState<'mobile' | 'email'>('mobile');
+  const [method, setMethod] = useState<LoginMethod>(initialMethod);
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 

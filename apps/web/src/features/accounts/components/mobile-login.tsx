@@ -4,6 +4,7 @@ import { FormField, TextField } from '@/components/form-field';
 import { useMobileSignIn } from '../api/mobile-sign-in';
 import { CountryCodeSelect } from './country-code-select';
 import styles from './login-modal.module.css';
+import { NewCodeButton } from './new-code-button';
 
 /** Mobile login of product.md §2: number → code → signed in (the flow: `api/mobile-sign-in.ts`). */
 export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
@@ -68,9 +69,18 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
         value={state.code}
         onChange={(event) => login.setCode(event.target.value)}
       />
-      <button type="submit" className="button button--primary button--block" disabled={state.loading}>
-        {t('mobile.continue')}
-      </button>
+      {state.spent ? (
+        // An expired or locked code cannot sign in however it is typed: offer a new one instead.
+        <NewCodeButton
+          secondsLeft={login.secondsToResend}
+          disabled={state.loading}
+          onClick={() => void login.resendCode()}
+        />
+      ) : (
+        <button type="submit" className="button button--primary button--block" disabled={state.loading}>
+          {t('mobile.continue')}
+        </button>
+      )}
       <div className={styles.links}>
         {login.secondsToResend > 0 ? (
           <span className={styles.muted}>{t('mobile.resend-in', { seconds: login.secondsToResend })}</span>

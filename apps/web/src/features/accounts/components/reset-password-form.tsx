@@ -6,6 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { z } from 'zod';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { loginHref } from '@/lib/login-link';
 import { toast } from '@/lib/toast';
 import { resetPassword } from '../api/passwords';
 import { blockEnter } from './block-enter';
@@ -35,7 +36,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
     try {
       await resetPassword(token, password);
       toast.success(t('reset.done'));
-      navigate('/login');
+      navigate(loginHref({ method: 'email' }));
     } catch (error) {
       setFailure(userMessage(error));
     }
@@ -52,7 +53,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
       />
       {failure && (
         <FormError>
-          {failure} <Link href="/login">{t('reset.to-login')}</Link>
+          {failure} <Link href={loginHref({ method: 'email' })}>{t('reset.to-login')}</Link>
         </FormError>
       )}
       <button type="submit" className="button button--primary" disabled={isSubmitting}>

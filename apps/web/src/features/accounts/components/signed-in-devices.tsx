@@ -1,6 +1,7 @@
 import type { Session } from '@tunes/shared/accounts';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/form-field';
+import { formatDateTime } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useEndSessions } from '../api/end-sessions';
 import { useSessions } from '../api/get-sessions';
@@ -8,8 +9,7 @@ import styles from './self-service.module.css';
 
 function useDateTime() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  return (iso: string) => format.format(new Date(iso));
+  return (iso: string) => formatDateTime(iso, i18n.language);
 }
 
 /**

@@ -3,10 +3,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
-import { requestOtp, verifyEmailCode } from '../api/otp';
+import { OTP_VERDICT_MESSAGES, requestOtp, verifyEmailCode } from '../api/otp';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';
 import styles from './login-modal.module.css';
+import { NewCodeButton } from './new-code-button';
 
 interface Props {
   email: string;
@@ -20,6 +21,8 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
   const [digits, setDigits] = useState<string[]>(() => Array(OTP_LENGTH).fill(''));
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The code expired or is locked after 5 wrong tries: only a new one helps. */
+  const [spent, setSpent] = useState(false);
   const countdown = useCountdown(resendIn);
   const code = digits.join('');
 
@@ -31,11 +34,13 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
     setBusy(true);
     setFailure('');
     try {
-      if (await verifyEmailCode(email, code)) {
+      const verdict = await verifyEmailCode(email, code);
+      if (verdict === 'valid') {
         onVerified(code);
         return;
       }
-      setFailure(t('messages.invalid-code'));
+      setFailure(t(OTP_VERDICT_MESSAGES[verdict]));
+      setSpent(verdict !== 'wrong');
     } catch (error) {
       setFailure(userMessage(error));
     }
@@ -49,7 +54,11 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
         resend: true,
         resendIn: RESEND_COUNTDOWN_AFTER_RESEND_SECONDS,
       });
-      if (!sent.alreadySent) setDigits(Array(OTP_LENGTH).fill(''));
+      if (!sent.alreadySent) {
+        setDigits(Array(OTP_LENGTH).fill(''));
+        setSpent(false);
+        setFailure('');
+      }
       countdown.start(sent.resendIn);
     } catch {
       // The API client toasted 'Failed to resend OTP'; the countdown stays at zero to try again.
@@ -75,9 +84,13 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
         }}
       />
       {failure && <FormError>{failure}</FormError>}
-      <button type="submit" className="button button--primary button--block" disabled={busy}>
-        {t('email.verify')}
-      </button>
+      {spent ? (
+        <NewCodeButton secondsLeft={countdown.secondsLeft} disabled={busy} onClick={() => void resend()} />
+      ) : (
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {t('email.verify')}
+        </button>
+      )}
       <div className={styles.links}>
         {countdown.secondsLeft > 0 ? (
           <span className={styles.muted}>{t('mobile.resend-in', { seconds: countdown.secondsLeft })}</span>

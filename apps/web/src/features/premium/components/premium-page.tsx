@@ -9,6 +9,7 @@ import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
 import { isValidationKey, type ValidationKey } from '@/lib/i18n';
+import { loginHref } from '@/lib/login-link';
 import { usePlans } from '../api/get-plans';
 import { useStartCheckout } from '../api/start-checkout';
 import { useStartQpayCheckout } from '../api/start-qpay-checkout';
@@ -19,6 +20,9 @@ import styles from './premium.module.css';
 import { QpayPayment } from './qpay-payment';
 import { SaveCardChoice } from './save-card-choice';
 import { StoreNote } from './store-note';
+
+/** Signing in from the plans comes back to them (issue 19), not to /profile. */
+const RETURN_TO_PLANS = loginHref({ next: '/premium' });
 
 /**
  * Holds the place of the plan cards while they load: one card-sized box per offer sold, so the
@@ -78,7 +82,7 @@ export function PremiumPage() {
 
   const choose = (plan: Plan) => {
     if (!session) {
-      navigate('/login');
+      navigate(RETURN_TO_PLANS);
       return;
     }
     let ebarimtRegistry: string | undefined;
@@ -122,7 +126,7 @@ export function PremiumPage() {
       {!session && (
         <p className={`card ${styles.visitor}`}>
           {t('visitor.text')}{' '}
-          <Link href="/login" className="button button--ghost">
+          <Link href={RETURN_TO_PLANS} className="button button--ghost">
             {t('visitor.login')}
           </Link>
         </p>
