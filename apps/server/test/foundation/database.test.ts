@@ -35,7 +35,8 @@ describe('database layer', () => {
       .executeTakeFirst();
     expect(found?.id).toBe(user.id);
     await second.close();
-  });
+    // Two on-disk cluster starts: seconds each, more on a loaded machine (an upper bound, not a timing).
+  }, 120_000);
 
   it('refuses a second server on the same data directory', () => {
     const dataDir = tempDir();
