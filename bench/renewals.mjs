@@ -73,6 +73,15 @@ const handle = databaseUrl
   : await openDatabase({ kind: 'pglite' });
 const results = { count, database: handle.kind, node: process.version, phases: [] };
 
+// Round trips to PostgreSQL, counted in this process (the server code shares this `pg`): unlike
+// seconds, the count per job does not move with the machine's load.
+let queries = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(...args) {
+  queries++;
+  return query.apply(this, args);
+};
+
 try {
   await migrateToLatest(handle.db);
   await seedPlans(handle.db);
@@ -111,6 +120,7 @@ try {
   const phase = async (name, at) => {
     clock.set(at);
     const cpu = process.cpuUsage();
+    const queriesBefore = queries;
     const started = performance.now();
     const report = await app.jobs.runDue();
     const ms = performance.now() - started;
@@ -123,11 +133,14 @@ try {
       jobs: ran,
       perSecond: Math.round(items / (ms / 1000)),
       processCpuSeconds: Math.round((used.user + used.system) / 100_000) / 10,
+      cpuMsPerJob: Math.round((used.user + used.system) / 100 / Math.max(1, items)) / 10,
+      queriesPerJob: onPglite ? null : Math.round(((queries - queriesBefore) / Math.max(1, items)) * 10) / 10,
     };
     results.phases.push(figures);
     log(
       `${name.padEnd(10)} ${String(figures.seconds).padStart(7)} s  ${String(figures.perSecond).padStart(6)} jobs/s  ` +
-        `CPU ${figures.processCpuSeconds} s (this process; PostgreSQL's own is not counted)  ${JSON.stringify(ran)}`,
+        `CPU ${figures.processCpuSeconds} s = ${figures.cpuMsPerJob} ms/job (this process; PostgreSQL's own is not counted)  ` +
+        `${figures.queriesPerJob === null ? '' : `${figures.queriesPerJob} queries/job  `}${JSON.stringify(ran)}`,
     );
   };
 

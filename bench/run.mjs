@@ -5,9 +5,14 @@
 //   growth   the same calls with 1,000 and with 1,000,000 generated users
 //   start-up the built server answering `/` on a fresh and on a filled PGlite DATA_DIR
 //   web      Lighthouse (mobile and desktop) on / and /premium; compressed JS/CSS per route
-// Options (environment): BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_USERS_LARGE (1000000),
+// Every API figure is taken in BENCH_ROUNDS (3) interleaved rounds (hello-world, then each call, per
+// round), with the server's CPU per request read from its own counters; the summary gives the
+// median and the spread (min–max) of the rounds.
+// Options (environment): BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
+//   BENCH_USERS_LARGE (1000000),
 //   BENCH_POSTGRES_URL (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
-//   a database tunes_bench_<pid> is created there and dropped), BENCH_SKIP=web,postgres,growth,renewals,
+//   a database tunes_bench_<pid> is created there and dropped),
+//   BENCH_SKIP=startup,pglite,web,postgres,growth,renewals (any of them),
 //   BENCH_RENEWALS (100000): the renewal budget, run by bench/renewals.mjs in its own process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,11 +27,12 @@ import { runLighthouse } from './lib/lighthouse.mjs';
 import { measure } from './lib/load.mjs';
 import { freePort, startNode, stop, waitFor } from './lib/processes.mjs';
 import { siteRoutes } from './lib/routes.mjs';
-import { printSummary } from './lib/summary.mjs';
+import { aggregate, printSummary } from './lib/summary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const largeUsers = Number(process.env.BENCH_USERS_LARGE ?? 1_000_000);
 const smallUsers = 1_000;
 /** The generated listener whose calls are measured: a Family owner with two members and a code. */
@@ -36,6 +42,8 @@ const chromePath = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chro
   (candidate) => candidate && existsSync(candidate),
 );
 const startedAt = Date.now();
+/** The site's pages are measured once, on the first database benched. */
+const webDatabase = skip.has('pglite') ? 'postgres' : 'pglite';
 const work = mkdtempSync(path.join(tmpdir(), 'tunes-bench-'));
 const log = (line) => process.stdout.write(`${line}\n`);
 const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)}s`;
@@ -53,7 +61,7 @@ async function importDist(file) {
 const results = {
   startedAt: new Date(startedAt).toISOString(),
   machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-  settings: { seconds, connections, smallUsers, largeUsers },
+  settings: { seconds, connections, rounds, smallUsers, largeUsers },
   api: [],
   startup: {},
   web: {},
@@ -105,7 +113,7 @@ async function fillDatabase(open, from, to) {
   }
 }
 
-async function measureApi(server, database, users, ids) {
+async function measureApi(server, database, users, ids, databasePids) {
   const token = await new AccessTokens(JWT_SECRET, 3600).sign(ids.userId);
   const browser = { storeid: 'MNCO', 'accept-encoding': 'br, gzip', accept: 'application/json' };
   const authed = { ...browser, authorization: `Bearer ${token}` };
@@ -120,37 +128,56 @@ async function measureApi(server, database, users, ids) {
       authed,
     ],
   ];
-  const hello = await measure(`http://127.0.0.1:${baselinePort}/`, { connections, seconds });
-  log(`[${elapsed()}] ${database}, ${users} users: hello-world baseline ${hello.requestsPerSecond} req/s`);
-  const measured = [];
-  for (const [name, url, headers] of calls) {
-    const check = await fetch(`${server.baseUrl}${url}`, { headers });
-    const figures = await measure(`${server.baseUrl}${url}`, { connections, seconds, headers });
-    const entry = {
-      database,
-      users,
-      call: name,
-      status: check.status,
-      ...figures,
-      ratioToBaseline: Number((figures.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
-      baselineRequestsPerSecond: hello.requestsPerSecond,
-    };
-    measured.push(entry);
+  // Rounds interleave the baseline and the calls, so a burst of other load on the machine
+  // shows as spread between rounds rather than as a shifted median.
+  for (let round = 1; round <= rounds; round++) {
+    const hello = await measure(`http://127.0.0.1:${baselinePort}/`, {
+      connections,
+      seconds,
+      pids: [baseline.child.pid],
+    });
+    results.api.push({ database, users, round, call: 'hello-world', status: 200, ...hello });
     log(
-      `[${elapsed()}]   ${name.padEnd(46)} ${String(figures.requestsPerSecond).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  (${Math.round(entry.ratioToBaseline * 100)} % of baseline, status ${check.status}, non-2xx ${figures.non2xx})`,
+      `[${elapsed()}] ${database}, ${users} users, round ${round}/${rounds}: hello-world ${hello.requestsPerSecond} req/s, ${hello.cpuMicrosPerRequest} µs CPU/request`,
     );
+    for (const [name, url, headers] of calls) {
+      const check = await fetch(`${server.baseUrl}${url}`, { headers });
+      const figures = await measure(`${server.baseUrl}${url}`, {
+        connections,
+        seconds,
+        headers,
+        pids: [server.pid],
+        extraPids: databasePids,
+      });
+      const entry = {
+        database,
+        users,
+        round,
+        call: name,
+        status: check.status,
+        ...figures,
+        ratioToBaseline: Number((figures.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
+        cpuRatioToBaseline: Number((figures.cpuMicrosPerRequest / hello.cpuMicrosPerRequest).toFixed(2)),
+        baselineRequestsPerSecond: hello.requestsPerSecond,
+        baselineCpuMicrosPerRequest: hello.cpuMicrosPerRequest,
+      };
+      results.api.push(entry);
+      const database_ = figures.databaseCpuMicrosPerRequest;
+      log(
+        `[${elapsed()}]   ${name.padEnd(46)} ${String(figures.requestsPerSecond).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  CPU ${figures.cpuMicrosPerRequest} µs/req (${entry.cpuRatioToBaseline}× hello-world${database_ === undefined ? '' : `; PostgreSQL ${database_} µs`})  (${Math.round(entry.ratioToBaseline * 100)} % of baseline req/s, status ${check.status}, non-2xx ${figures.non2xx})`,
+      );
+    }
   }
-  results.api.push(...measured);
 }
 
-async function benchDatabase(database, { open, serverOptions, dropDatabase }) {
+async function benchDatabase(database, { open, serverOptions, dropDatabase, databasePids }) {
   log(`[${elapsed()}] ${database}: migrating, seeding and generating ${smallUsers} users`);
   const small = await fillDatabase(open, 1, smallUsers);
   results[`${database}Small`] = { generatedMs: small.generatedMs, counts: small.counts };
   let server = await startAppServer(root, { ...serverOptions, webDir });
   try {
-    await measureApi(server, database, smallUsers, small.ids);
-    if (database === 'pglite' && !skip.has('web') && chromePath) {
+    await measureApi(server, database, smallUsers, small.ids, databasePids);
+    if (database === webDatabase && !skip.has('web') && chromePath) {
       const routes = siteRoutes();
       log(`[${elapsed()}] web: compressed JS/CSS of ${routes.length} routes`);
       results.web.routes = await measureRoutes(
@@ -179,7 +206,7 @@ async function benchDatabase(database, { open, serverOptions, dropDatabase }) {
   );
   server = await startAppServer(root, { ...serverOptions, webDir });
   try {
-    await measureApi(server, database, largeUsers, large.ids);
+    await measureApi(server, database, largeUsers, large.ids, databasePids);
   } finally {
     await server.stop();
     await dropDatabase?.();
@@ -187,22 +214,26 @@ async function benchDatabase(database, { open, serverOptions, dropDatabase }) {
 }
 
 try {
-  // Start-up budget: `/` answered by the built server on a fresh PGlite DATA_DIR, then again on it.
-  const freshDir = path.join(work, 'startup');
-  const fresh = await startAppServer(root, { dataDir: freshDir, webDir });
-  await fresh.stop();
-  const warm = await startAppServer(root, { dataDir: freshDir, webDir });
-  await warm.stop();
-  results.startup = { freshDataDirMs: fresh.startupMs, existingDataDirMs: warm.startupMs };
-  log(
-    `[${elapsed()}] start-up: / answered after ${fresh.startupMs} ms (fresh DATA_DIR), ${warm.startupMs} ms (existing)`,
-  );
+  if (!skip.has('startup')) {
+    // Start-up budget: `/` answered by the built server on a fresh PGlite DATA_DIR, then again on it.
+    const freshDir = path.join(work, 'startup');
+    const fresh = await startAppServer(root, { dataDir: freshDir, webDir });
+    await fresh.stop();
+    const warm = await startAppServer(root, { dataDir: freshDir, webDir });
+    await warm.stop();
+    results.startup = { freshDataDirMs: fresh.startupMs, existingDataDirMs: warm.startupMs };
+    log(
+      `[${elapsed()}] start-up: / answered after ${fresh.startupMs} ms (fresh DATA_DIR), ${warm.startupMs} ms (existing)`,
+    );
+  }
 
-  const dataDir = path.join(work, 'pglite');
-  await benchDatabase('pglite', {
-    open: () => openDatabase({ kind: 'pglite', dataDir }),
-    serverOptions: { dataDir },
-  });
+  if (!skip.has('pglite')) {
+    const dataDir = path.join(work, 'pglite');
+    await benchDatabase('pglite', {
+      open: () => openDatabase({ kind: 'pglite', dataDir }),
+      serverOptions: { dataDir },
+    });
+  }
 
   if (!skip.has('postgres')) {
     const adminUrl =
@@ -229,6 +260,11 @@ try {
         await benchDatabase('postgres', {
           open: () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 }),
           serverOptions: { databaseUrl },
+          // The server's pooled connections: their CPU is the database's share of each call.
+          databasePids: async () =>
+            (await admin.query('select pid from pg_stat_activity where datname = $1', [name])).rows.map(
+              (row) => row.pid,
+            ),
         });
       } finally {
         await admin.query(`drop database if exists ${name} with (force)`);
@@ -261,6 +297,7 @@ if (!skip.has('renewals')) {
   }
 }
 
+results.apiSummary = aggregate(results.api);
 results.finishedAt = new Date().toISOString();
 results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test as base } from './fixtures';
 
 const SERVER = fileURLToPath(new URL('../apps/server/dist/server.js', import.meta.url));
 
@@ -95,3 +96,31 @@ export async function startOwnServer(): Promise<OwnServer> {
       }),
   };
 }
+
+/**
+ * The fixtures' `test` on a server of its own for the whole file (one per worker): the API
+ * helpers (sign-in, outbox) address it by E2E_PORT during each test, and the shared one after.
+ */
+export const testOnOwnServer = base.extend<{ onOwnServer: undefined }, { ownServer: OwnServer }>({
+  ownServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it needs none.
+    async ({}, use) => {
+      const server = await startOwnServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  onOwnServer: [
+    async ({ ownServer }, use) => {
+      const shared = process.env.E2E_PORT;
+      process.env.E2E_PORT = String(ownServer.port);
+      await use(undefined);
+      process.env.E2E_PORT = shared;
+    },
+    { auto: true },
+  ],
+  baseURL: async ({ ownServer }, use) => {
+    await use(ownServer.origin);
+  },
+});

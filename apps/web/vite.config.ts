@@ -46,25 +46,59 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress()],
+/**
+ * The operator console (`/admin`, decision 0020) is a build of its own (`vite build --mode admin`)
+ * into the same `dist`: none of its modules can land in a listener chunk (the listener build's
+ * `shell` group takes every module any entry imports at start), and the listener build stays
+ * byte for byte what it was. It runs after the listener build, which empties `dist`.
+ */
+const ADMIN_MODE = 'admin';
+
+/** `vite` (dev): `/admin` and `/admin/*` get the console's page, as the server does. */
+function adminPages(): Plugin {
+  return {
+    name: 'tunes:admin-pages',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        const pathname = request.url?.split('?')[0] ?? '';
+        if (pathname === '/admin' || pathname.startsWith('/admin/')) request.url = '/admin.html';
+        next();
+      });
+    },
+  };
+}
+
+export default defineConfig(({ isSsrBuild, mode }) => ({
+  plugins: [react(), precompress(), adminPages()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     conditions: ['source', 'module', 'browser', 'development|production'],
   },
   build: {
     target: 'es2022',
-    copyPublicDir: !isSsrBuild,
+    copyPublicDir: !isSsrBuild && mode !== ADMIN_MODE,
     sourcemap: false,
     cssCodeSplit: true,
     assetsInlineLimit: 2048,
-    rolldownOptions: {
-      output: {
-        // Everything the entry imports statically in one chunk: it all loads on every page anyway,
-        // and ten small chunks cost a round trip each on a slow phone (performance.md, Lighthouse).
-        codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
-      },
-    },
+    ...(mode === ADMIN_MODE
+      ? {
+          emptyOutDir: false,
+          rolldownOptions: {
+            input: fileURLToPath(new URL('./admin.html', import.meta.url)),
+            output: { codeSplitting: { groups: [{ name: 'admin', tags: ['$initial'] }] } },
+          },
+        }
+      : {
+          rolldownOptions: {
+            input: fileURLToPath(new URL('./index.html', import.meta.url)),
+            output: {
+              // Everything the entry imports statically in one chunk: it all loads on every page
+              // anyway, and ten small chunks cost a round trip each on a slow phone (performance.md).
+              codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
+            },
+          },
+        }),
   },
   server: {
     proxy: {

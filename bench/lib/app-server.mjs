@@ -19,7 +19,14 @@ export async function startAppServer(root, { dataDir, databaseUrl, webDir }) {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
+    // Production refuses a loopback PUBLIC_URL (links in messages) and missing providers; the
+    // bench sends no messages and takes no payments.
+    PUBLIC_URL: 'https://bench.tunes.invalid',
+    ALLOW_NO_PAYMENTS: 'true',
+    ALLOW_NO_QPAY: 'true',
+    ALLOW_NO_EBARIMT: 'true',
+    ALLOW_NO_SMS: 'true',
+    ALLOW_NO_EMAIL: 'true',
     LOG_LEVEL: 'warn',
     SEED_DEMO_DATA: 'true',
     WEB_DIST_DIR: webDir,
@@ -39,5 +46,12 @@ export async function startAppServer(root, { dataDir, databaseUrl, webDir }) {
     await stop(server.child);
     throw new Error(`${error.message}\n${server.output()}`);
   }
-  return { baseUrl, port, startupMs, stop: () => stop(server.child), output: server.output };
+  return {
+    baseUrl,
+    port,
+    pid: server.child.pid,
+    startupMs,
+    stop: () => stop(server.child),
+    output: server.output,
+  };
 }

@@ -132,6 +132,19 @@ test.describe('mobile login', () => {
     await dialog.getByRole('button', { name: /Улсын код/ }).click();
     await dialog.getByLabel('Улс хайх').fill('монгол');
     await expect(dialog.getByRole('button', { name: 'Монгол +976' })).toBeVisible();
+
+    // The whole list is in Mongolian from its top, in Mongolian order; a territory without a
+    // Mongolian name (if any) comes last, never first.
+    await dialog.getByLabel('Улс хайх').fill('');
+    const names = await dialog
+      .getByRole('list', { name: 'Улсын код' })
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((button) => button.firstElementChild?.textContent ?? ''));
+    expect(names.length).toBeGreaterThan(200);
+    const firstLatin = names.findIndex((name) => /[A-Za-z]/.test(name));
+    expect(firstLatin === -1 ? names.length : firstLatin).toBeGreaterThan(200);
+    const cyrillic = firstLatin === -1 ? names : names.slice(0, firstLatin);
+    expect(cyrillic.every((name) => /^[\p{Script=Cyrillic}\s\p{P}()-]+$/u.test(name))).toBe(true);
   });
 
   test('a signed-in user opening /login goes to /profile; a visitor opening /profile goes to /', async ({

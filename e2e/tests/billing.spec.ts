@@ -1,7 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import type { Billing, PaymentEntry } from '@tunes/shared/billing';
-import { test as base, baseUrl, expect, type SignedInUser, signInByApi, writeAuthCookie } from '../fixtures';
-import { type OwnServer, startOwnServer } from '../own-server';
+import { baseUrl, expect, type SignedInUser, signInByApi, writeAuthCookie } from '../fixtures';
+import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
 
 /**
@@ -10,31 +10,7 @@ import { audit, text } from './a11y-helpers';
  * receipts. The clock moves months ahead, so these tests run on a server of their own (its own
  * database and clock), one after another.
  */
-const test = base.extend<{ onOwnServer: undefined }, { ownServer: OwnServer }>({
-  ownServer: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it needs none.
-    async ({}, use) => {
-      const server = await startOwnServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker' },
-  ],
-  // The fixtures' API helpers (sign-in, outbox) address the server by E2E_PORT: for each test
-  // of this file they address its own server, and the shared one again after it.
-  onOwnServer: [
-    async ({ ownServer }, use) => {
-      const shared = process.env.E2E_PORT;
-      process.env.E2E_PORT = String(ownServer.port);
-      await use(undefined);
-      process.env.E2E_PORT = shared;
-    },
-    { auto: true },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.origin);
-  },
-});
+const test = testOnOwnServer;
 
 const DAY_SECONDS = 86_400;
 const PAID_CARD = '4242 4242 4242 4242';

@@ -56,6 +56,13 @@ async function expectLanding(page: Page, language: 'en' | 'mn', visibleCards: nu
       await expect(link).toHaveAttribute('target', '_blank');
     }
   }
+  // Card titles come in the page's language (the content carries en and mn).
+  const cardTitle = await page
+    .getByRole('region', { name: CAROUSELS[language][0], exact: true })
+    .getByRole('link')
+    .first()
+    .innerText();
+  expect(cardTitle).toMatch(language === 'mn' ? /[А-яЁёӨөҮү]/ : /^[^А-яЁёӨөҮү]+$/);
   // ARTIST cards show round images; songs and playlists square ones.
   const artistImage = page.getByRole('region', { name: CAROUSELS[language][0], exact: true }).locator('img');
   await expect(artistImage.first()).toHaveCSS('border-radius', '50%');
@@ -67,6 +74,7 @@ test.describe('landing page', () => {
   for (const [width, visibleCards] of [
     [360, 1],
     [800, 2],
+    [1024, 4],
     [1440, 4],
   ] as const) {
     test(`renders every section from the API in both languages at ${width} px with ${visibleCards} card(s) in view`, async ({

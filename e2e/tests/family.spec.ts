@@ -147,13 +147,31 @@ test.describe('family plan', () => {
       Role: 'member',
     });
 
-    // Removing one (after the translated confirmation) frees a seat: the Invite button is back.
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('Remove user from plan?');
-      void dialog.accept();
+    // Removing one asks first in the site's own dialog (not the browser's confirm box): Keep
+    // (or Escape) changes nothing; Remove frees a seat and the Invite button is back.
+    let browserDialog = false;
+    page.on('dialog', (dialog) => {
+      browserDialog = true;
+      void dialog.dismiss();
     });
-    await page.getByRole('button', { name: 'Remove Tuya from plan' }).click();
+    const removeTuya = page.getByRole('button', { name: 'Remove Tuya from plan' });
+    await removeTuya.click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove Tuya from your plan?' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm).toContainText('Tuya loses Premium at once');
+    await expect(confirm.getByRole('button', { name: 'Keep' })).toBeFocused();
+    await confirm.getByRole('button', { name: 'Keep' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(members).toHaveCount(3);
+    await removeTuya.click();
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(members).toHaveCount(3);
+    await removeTuya.click();
+    await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect(confirm).toBeHidden();
     await expect(members).toHaveCount(2);
+    expect(browserDialog).toBe(false);
     await expect(plan.getByText('You have 1 invitation chance remaining.')).toBeVisible();
     const fresh = await invite(page, 1);
     await expect(inviteButton(page)).toHaveCount(0);

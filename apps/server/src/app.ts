@@ -12,6 +12,8 @@ import selfServiceRoutes from './modules/accounts/self-service-routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
 import billingDevRoutes from './modules/billing/dev-routes.js';
 import billingRoutes from './modules/billing/routes.js';
+import consoleDevRoutes from './modules/console/dev-routes.js';
+import consoleRoutes from './modules/console/routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
 import contentRoutes from './modules/content/routes.js';
 import clockDevRoutes from './modules/dev-tools/clock-routes.js';
@@ -49,6 +51,7 @@ const devPlugins: FastifyPluginAsync[] = [
   contentDevRoutes,
   premiumDevRoutes,
   billingDevRoutes,
+  consoleDevRoutes,
 ];
 
 declare module 'fastify' {
@@ -68,10 +71,11 @@ export interface AppOptions {
  */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const securityHeaders = securityHeadersFor(deps.config.isProduction);
+  const requestLog = new OneLinePerRequest();
   const app = Fastify({
     ...frameworkErrorOptions(securityHeaders),
     logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
-    logController: new OneLinePerRequest(),
+    logController: requestLog,
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     genReqId: (request) => {
@@ -81,6 +85,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
 
+  requestLog.useLogger(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
@@ -111,6 +116,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(premiumRoutes);
       await api.register(billingRoutes);
       await api.register(ebarimtRoutes);
+      await api.register(consoleRoutes, { prefix: '/admin' });
     },
     { prefix: '/api' },
   );

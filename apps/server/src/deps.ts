@@ -21,6 +21,8 @@ export interface Deps {
   accessTokens: AccessTokens;
   /** Every limit goes through this (lib/limits.ts lists them). */
   throttle: Throttle;
+  /** The shared Redis connection when `REDIS_URL` is set (throttles, content publish events). */
+  redis?: Redis;
   /** The PostgreSQL pool's connections (metrics); absent on PGlite. */
   dbPoolStats?: () => { total: number; idle: number; waiting: number };
   /** Releases what the deps opened themselves (Redis); the database belongs to the caller. */
@@ -54,6 +56,7 @@ export function createDeps({
     clock,
     databaseReady,
     ...(dbPoolStats ? { dbPoolStats } : {}),
+    ...(redis ? { redis } : {}),
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
     throttle: redis ? new RedisThrottle(redis, clock) : new DatabaseThrottle(db, clock),
     close: async () => {

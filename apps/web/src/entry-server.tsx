@@ -37,15 +37,16 @@ async function renderToHtml(page: ReactNode): Promise<string> {
   return html;
 }
 
-/** Runs the route's first API calls (through `api`) and waits for their answers. */
+/** Runs the route's first API calls (through `api`, in `language`) and waits for their answers. */
 export async function preparePage(
   path: string,
+  language: Language,
   api: { origin: string; fetch: typeof fetch },
 ): Promise<PreparedPage> {
   setApiTransport(api.origin, api.fetch);
   const route = routeOf(path);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
-  route.prefetch?.(client);
+  route.prefetch?.(client, language);
   await route.page.preload();
   // Prefetches chain (merchants, then plans): wait until nothing is in flight.
   while (client.isFetching() > 0) await new Promise((resolve) => setTimeout(resolve, 1));

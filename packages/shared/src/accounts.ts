@@ -1,93 +1,19 @@
-import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
-import { MONGOLIA_DIAL_CODE, MONGOLIAN_PHONE_LENGTH } from './constants.js';
+import { REGISTRATION_COUNTRIES } from './account-codes.js';
+import { MONGOLIA_DIAL_CODE } from './constants.js';
+import { isValidMsisdn, isValidPhone } from './phone-rules.js';
 import {
   dialCodeSchema,
   EMAIL_PATTERN,
   emailSchema,
   loginPasswordSchema,
-  MONGOLIAN_PHONE_PATTERN,
   newPasswordSchema,
   otpSchema,
   profileFieldSchema,
 } from './validation.js';
 
-/** One-time code rules of security.md. */
-export const OTP_TTL_SECONDS = 5 * 60;
-export const OTP_MAX_WRONG_TRIES = 5;
-export const OTP_RESEND_SECONDS = 30;
-/** Codes one number or address may be sent per hour. */
-export const OTP_HOURLY_CAP = 5;
-/** Password-reset links stay usable this long, once. */
-export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
-/** Silent-login HMAC tokens are valid this long (product.md §11). */
-export const HMAC_TOKEN_TTL_SECONDS = 5 * 60;
-
-/**
- * `error` of `GET /api/users/validateotp`: null or "610" mean the code is good (product.md §5);
- * anything else is an invalid code: "612" has expired and "613" is locked after too many wrong
- * tries, so only a new code helps.
- */
-export const OTP_RESULT = {
-  alreadyValidated: '610',
-  wrongCode: '611',
-  expired: '612',
-  tooManyTries: '613',
-} as const;
-
-/**
- * `error` of every other answer that refuses a code because it is locked after too many wrong
- * tries (the token grant, registration, e-mail and phone change, account deletion), so the site
- * can offer a new code instead of saying the code is wrong.
- */
-export const CODE_LOCKED_ERROR = 'code_locked';
-
-/** Error codes of the token endpoint (api.md, product.md §8). */
-export const GRANT_ERRORS = {
-  notRegistered: '604',
-  cannotAuthenticate: '603',
-  wrongCode: '403',
-  invalidGrant: 'invalid_grant',
-  unsupportedGrantType: 'unsupported_grant_type',
-} as const;
-
-/** Registration countries (product.md §2): Mongolia, and AU labelled 'Rest of World'. */
-export const REGISTRATION_COUNTRIES = ['MN', 'AU'] as const;
-
-/**
- * A phone number of `countryCode`: Mongolia needs exactly 8 digits (product.md §5); other countries
- * are checked with libphonenumber-js.
- */
-export function isValidPhone(countryCode: number | string, phoneNumber: string): boolean {
-  const code = String(countryCode);
-  if (code === MONGOLIA_DIAL_CODE) return MONGOLIAN_PHONE_PATTERN.test(phoneNumber);
-  if (!/^\d{1,4}$/.test(code) || !/^\d{4,14}$/.test(phoneNumber)) return false;
-  try {
-    return isValidPhoneNumber(`+${code}${phoneNumber}`);
-  } catch {
-    return false;
-  }
-}
-
-/** A full number (country code then number, e.g. "97688112233") that one can send a code to. */
-export function isValidMsisdn(msisdn: string): boolean {
-  if (!/^\d{6,15}$/.test(msisdn)) return false;
-  if (msisdn.startsWith(MONGOLIA_DIAL_CODE)) {
-    return msisdn.length === MONGOLIA_DIAL_CODE.length + MONGOLIAN_PHONE_LENGTH;
-  }
-  try {
-    return isValidPhoneNumber(`+${msisdn}`);
-  } catch {
-    return false;
-  }
-}
-
-/** The country dial code a full number starts with (976 for "97688112233"), if it is known. */
-export function dialCodeOfMsisdn(msisdn: string): number | null {
-  if (msisdn.startsWith(MONGOLIA_DIAL_CODE)) return Number(MONGOLIA_DIAL_CODE);
-  const parsed = parsePhoneNumberFromString(`+${msisdn}`);
-  return parsed ? Number(parsed.countryCallingCode) : null;
-}
+export * from './account-codes.js';
+export { dialCodeOfMsisdn, isValidMsisdn, isValidPhone } from './phone-rules.js';
 
 export const msisdnSchema = z
   .string({ error: 'validation.cant-authenticate-mobile' })
@@ -261,11 +187,3 @@ export type PhoneChange = z.input<typeof phoneChangeSchema>;
 
 /** `POST /api/users/me/phone/confirm`: the code sent to the new number. */
 export const phoneChangeConfirmSchema = z.object({ Otp: otpSchema });
-
-/** Error codes of the e-mail and phone changes that the site tells apart. */
-export const CHANGE_ERRORS = {
-  invalidCode: 'invalid_code',
-  noPendingChange: 'no_pending_change',
-  emailInUse: 'email_in_use',
-  phoneInUse: 'phone_in_use',
-} as const;

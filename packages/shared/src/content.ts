@@ -54,6 +54,8 @@ export const videoUrlSchema = httpUrlSchema.refine(
 );
 
 export const reelSchema = z.object({ url: videoUrlSchema, description: textSchema });
+/** A reel as imported: the Mongolian description falls back to the English one when missing. */
+export const reelInputSchema = reelSchema.extend({ descriptionMn: textSchema.optional() });
 
 export const landingDataSchema = z
   .object({
@@ -66,10 +68,19 @@ export const landingDataSchema = z
   .describe('LandingData');
 export type LandingData = z.infer<typeof landingDataSchema>;
 
-/** A card as imported: `tunesUrl` is the product's page it links out to (spec `{product}Url`). */
+/** The landing data as imported: reels carry both languages. */
+export const landingImportSchema = landingDataSchema.extend({
+  reels: z.array(reelInputSchema).length(REEL_COUNT),
+});
+
+/**
+ * A card as imported: `tunesUrl` is the product's page it links out to (spec `{product}Url`);
+ * `title` is English, `titleMn` Mongolian (the English one when missing).
+ */
 export const contentCardInputSchema = z.object({
   type: z.enum(CONTENT_TYPES),
   title: textSchema,
+  titleMn: textSchema.optional(),
   tunesUrl: httpUrlSchema,
   image: imageUrlSchema,
   /** Also listed under Trend songs (SONG cards). */
@@ -77,7 +88,9 @@ export const contentCardInputSchema = z.object({
 });
 export type ContentCardInput = z.input<typeof contentCardInputSchema>;
 
+/** A card as a listener gets it: `title` in the language asked for. */
 export const contentCardSchema = contentCardInputSchema
+  .omit({ titleMn: true })
   .extend({ id: z.number().int(), trending: z.boolean() })
   .describe('ContentCard');
 export type ContentCard = z.infer<typeof contentCardSchema>;
@@ -87,10 +100,16 @@ export const contentCardsResponseSchema = z.object({ result: z.array(contentCard
 
 /** The file `npm run admin -- content:import <file.json>` reads: it replaces all content. */
 export const contentImportSchema = z.object({
-  landing: landingDataSchema,
+  landing: landingImportSchema,
   cards: z.array(contentCardInputSchema).max(1000),
 });
 export type ContentImport = z.input<typeof contentImportSchema>;
+export type ParsedContentImport = z.infer<typeof contentImportSchema>;
+
+/** The languages the landing data is served in (`?lang=`); English when not given. */
+export const CONTENT_LANGUAGES = ['en', 'mn'] as const;
+export type ContentLanguage = (typeof CONTENT_LANGUAGES)[number];
+export const contentLanguageQuerySchema = z.object({ lang: z.enum(CONTENT_LANGUAGES).default('en') });
 
 export const feedbackRequestSchema = z.object({
   name: z

@@ -48,16 +48,7 @@ export const acceptedInvitationSchema = z
   .object({ SubscriptionId: z.string() })
   .describe('AcceptedInvitation');
 
-/** Error codes the site tells apart when an invite is accepted (product.md §8). */
-export const INVITATION_ERRORS = {
-  alreadySubscribed: 'already_subscribed',
-  invalid: 'invitation_invalid',
-} as const;
-
-/** `POST /subscription/{id}/leave`: the owner holds the plan and cannot leave it (they cancel it). */
-export const MEMBERSHIP_ERRORS = {
-  ownerCannotLeave: 'owner_cannot_leave',
-} as const;
+export { INVITATION_ERRORS, MEMBERSHIP_ERRORS } from './family-codes.js';
 
 /** The spec's texts for the two refusals (product.md §8); the site shows its translations. */
 export const ALREADY_SUBSCRIBED_MESSAGE =

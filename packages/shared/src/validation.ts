@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import {
   EMAIL_MAX_LENGTH,
-  MONGOLIA_DIAL_CODE,
-  MONGOLIAN_PHONE_LENGTH,
   OTP_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -24,8 +22,9 @@ import {
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 export const VOUCHER_PATTERN = /^[A-Za-z0-9-]+$/;
 export const OTP_PATTERN = /^\d{4}$/;
-export const MONGOLIAN_PHONE_PATTERN = /^\d{8}$/;
 /** "+ followed by 11 digits" (product.md §5): a Mongolian number with its dial code. */
+export { formatPhoneForDisplay, MONGOLIAN_PHONE_PATTERN, toMsisdn } from './phone-number.js';
+
 export const FULL_MOBILE_PATTERN = /^\+\d{11}$/;
 
 export const emailSchema = z
@@ -72,23 +71,3 @@ export const dialCodeSchema = z.coerce
   .int('validation.country-code')
   .min(1, 'validation.country-code')
   .max(9999, 'validation.country-code');
-
-/**
- * The full number is the country code followed by the number, read as an integer (product.md §5),
- * e.g. 976 + 88112233 → "97688112233".
- */
-export function toMsisdn(countryCode: number | string, phoneNumber: string): string {
-  const digits = `${countryCode}${phoneNumber}`.replace(/\D/g, '');
-  return BigInt(digits || '0').toString();
-}
-
-/** A shared user's phone "97688112233" is shown as "+976 88112233" (product.md §3). */
-export function formatPhoneForDisplay(username: string): string {
-  if (
-    username.startsWith(MONGOLIA_DIAL_CODE) &&
-    username.length === MONGOLIA_DIAL_CODE.length + MONGOLIAN_PHONE_LENGTH
-  ) {
-    return `+${MONGOLIA_DIAL_CODE} ${username.slice(MONGOLIA_DIAL_CODE.length)}`;
-  }
-  return username;
-}

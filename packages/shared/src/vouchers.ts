@@ -38,8 +38,16 @@ export const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 /** Dev/admin request to create vouchers (mirrors `npm run admin -- vouchers:create`). */
 export const createVouchersSchema = z.object({
   package: z.string().min(1, 'Give the package merchant code.').max(64),
-  days: z.coerce.number().int().min(1).max(3660),
-  count: z.coerce.number().int().min(1).max(10_000),
+  days: z.coerce
+    .number({ error: 'Give the number of days each voucher grants, 1 to 3660.' })
+    .int('Give a whole number of days, 1 to 3660.')
+    .min(1, 'Give a whole number of days, 1 to 3660.')
+    .max(3660, 'Give a whole number of days, 1 to 3660.'),
+  count: z.coerce
+    .number({ error: 'Give how many vouchers to make, 1 to 10000.' })
+    .int('Give a whole number of vouchers, 1 to 10000.')
+    .min(1, 'Give a whole number of vouchers, 1 to 10000.')
+    .max(10_000, 'Give a whole number of vouchers, 1 to 10000.'),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
 });
 

@@ -27,6 +27,14 @@ export interface RunDueReport {
 }
 
 const SCAN_JOB = 'jobs.scan';
+/**
+ * A scan left active by a process that died mid-scan is failed by pg-boss's maintenance after
+ * this long (its default is 15 minutes, during which the stately queue would start no other
+ * scan). A slow scan that outlives it only means a second scan runs: every item is claimed once.
+ */
+const SCAN_EXPIRE_SECONDS = 30;
+/** How often one of the processes runs pg-boss's maintenance (expiry of such jobs). */
+const MAINTENANCE_SECONDS = 10;
 /** The advisory lock under which processes start the queue one at a time (any fixed number). */
 const START_LOCK_KEY = 7_310_482_913;
 const PAGE = 1000;
@@ -113,6 +121,7 @@ export class JobQueue {
         schema: 'pgboss',
         // Due-ness is ours (business clock); pg-boss's own cron is not used.
         schedule: false,
+        maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
       });
       boss.on('error', (error) => this.#log.error({ err: error }, 'job queue error'));
       await boss.start();
@@ -163,7 +172,15 @@ export class JobQueue {
     }
     const askForScan = () => {
       boss
-        .send(SCAN_JOB, {}, { singletonKey: 'scan', singletonSeconds: intervalSeconds })
+        .send(
+          SCAN_JOB,
+          {},
+          {
+            singletonKey: 'scan',
+            singletonSeconds: intervalSeconds,
+            expireInSeconds: SCAN_EXPIRE_SECONDS,
+          },
+        )
         .catch((error: unknown) => this.#log.error({ err: error }, 'job scan request failed'));
     };
     askForScan();

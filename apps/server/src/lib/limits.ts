@@ -72,6 +72,15 @@ export const LIMITS = {
     windowSeconds: HOUR,
     message: 'Too many number changes were asked for. Try again later.',
   },
+  /**
+   * Changes of e-mail address one account may start per hour: each mails a code to an address
+   * the account names, so a stolen session cannot spray mail across many addresses.
+   */
+  emailChangesPerUser: {
+    limit: 5,
+    windowSeconds: HOUR,
+    message: 'Too many e-mail address changes were asked for. Try again later.',
+  },
   /** Checkouts one user may start (each asks the gateway for a token). */
   checkoutsPerUser: { limit: 10, windowSeconds: 10 * MINUTE },
   /**

@@ -24,22 +24,42 @@ describe('OneLinePerRequest', () => {
     const { default: Fastify } = await import('fastify');
     const { OneLinePerRequest } = await import('./logging.js');
     const lines: Record<string, unknown>[] = [];
+    const controller = new OneLinePerRequest();
     const app = Fastify({
-      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
-      logController: new OneLinePerRequest(),
+      logger: {
+        level: 'info',
+        stream: { write: (line: string) => lines.push(JSON.parse(line)) },
+        redact: { paths: ['*.password'], censor: '[redacted]' },
+      },
+      logController: controller,
     });
+    controller.useLogger(app.log);
     app.get('/ok', async () => ({ ok: true }));
     app.get('/boom', async () => {
       throw new Error('broken');
     });
+    app.post('/secret', async (request) => {
+      request.log.warn({ body: request.body }, 'looked at');
+      return { ok: true };
+    });
     await app.inject({ method: 'GET', url: '/ok?otp=1234' });
     await app.inject({ method: 'GET', url: '/boom' });
+    await app.inject({ method: 'GET', url: '/missing' });
+    await app.inject({ method: 'POST', url: '/secret', payload: { password: 'hunter2' } });
     await app.close();
     const requests = lines.filter((line) => 'status' in line);
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(4);
     expect(requests[0]).toMatchObject({ level: 30, method: 'GET', url: '/ok?otp=[redacted]', status: 200 });
     expect(requests[0]?.reqId).toEqual(expect.any(String));
     expect(requests[1]).toMatchObject({ level: 50, url: '/boom', status: 500 });
+    expect(requests[1]?.reqId).toEqual(expect.any(String));
+    expect(requests[2]).toMatchObject({ level: 30, url: '/missing', status: 404 });
+    expect(requests[2]?.reqId).toEqual(expect.any(String));
+    // The request's own logger still redacts what a handler logs.
+    expect(lines.find((line) => line.msg === 'looked at')).toMatchObject({
+      body: { password: '[redacted]' },
+    });
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
     expect(lines.some((line) => line.msg === 'incoming request')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import {
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
+import pino from 'pino';
 
 /** Where background work reports what failed: a request's or the app's log, or a command's output. */
 export type ErrorLog = Pick<FastifyBaseLogger, 'error'>;
@@ -22,8 +23,21 @@ export function redactUrl(url: string): string {
 /** `json` for machines (production); `pretty` for people reading a terminal (development). */
 export type LogFormat = 'json' | 'pretty';
 
+/**
+ * JSON lines go to stdout in batches: a line waits in a buffer until 8 KB are pending or 200 ms
+ * have passed, then one `write` carries them all (a line cost a system call of its own, a
+ * measurable share of a cached answer's CPU). The buffer is written out on exit.
+ */
+function stdoutLines() {
+  const stream = pino.destination({ dest: 1, sync: true, minLength: 8192 });
+  setInterval(() => stream.flush(), 200).unref();
+  process.once('exit', () => stream.flushSync());
+  return stream;
+}
+
 export function loggerOptions(level: string, format: LogFormat = 'json'): FastifyServerOptions['logger'] {
-  const pretty = format === 'pretty' && level !== 'silent';
+  const silent = level === 'silent';
+  const pretty = format === 'pretty' && !silent;
   return {
     level,
     ...(pretty
@@ -33,7 +47,9 @@ export function loggerOptions(level: string, format: LogFormat = 'json'): Fastif
             options: { singleLine: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
           },
         }
-      : {}),
+      : silent
+        ? {}
+        : { stream: stdoutLines() }),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -66,8 +82,21 @@ export function loggerOptions(level: string, format: LogFormat = 'json'): Fastif
 /**
  * One log line per answered request instead of Fastify's two: method, redacted URL, status and
  * time, with the request id every line of that request carries; a 5xx answer at `error`.
+ *
+ * A successful line holds nothing but those fields (the URL already redacted), so it is written
+ * by a child of the app's logger without the redaction pass and without the request's own child
+ * logger: the pass over every configured path was a measurable share of a cached answer's CPU.
+ * Failures keep going through the request's logger, redaction and all.
  */
 export class OneLinePerRequest extends LogController {
+  #access: pino.Logger | undefined;
+
+  /** Called once the app's logger exists (`buildApp`). */
+  useLogger(logger: FastifyBaseLogger): void {
+    // Fastify's logger is pino's (loggerOptions); its type only names the common methods.
+    this.#access = (logger as unknown as pino.Logger).child({}, { redact: [] });
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -75,12 +104,15 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    const status = reply.statusCode;
+    const access = this.#access;
+    if (!error && status < 500 && access && !access.isLevelEnabled('info')) return;
     const url = redactUrl(request.url);
     const ms = Math.round(reply.elapsedTime * 10) / 10;
-    const line = { method: request.method, url, status: reply.statusCode, ms };
-    const text = `${request.method} ${url} ${reply.statusCode} ${ms} ms`;
-    if (error) request.log.error({ ...line, err: error }, text);
-    else if (reply.statusCode >= 500) request.log.error(line, text);
-    else request.log.info(line, text);
+    const text = `${request.method} ${url} ${status} ${ms} ms`;
+    if (error) request.log.error({ method: request.method, url, status, ms, err: error }, text);
+    else if (status >= 500) request.log.error({ method: request.method, url, status, ms }, text);
+    else if (access) access.info({ reqId: request.id, method: request.method, url, status, ms }, text);
+    else request.log.info({ method: request.method, url, status, ms }, text);
   }
 }

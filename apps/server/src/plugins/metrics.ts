@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Gauge, Registry } from 'prom-client';
 import { unauthorized } from '../lib/errors.js';
-import { httpDuration, httpRequests, metricsRegistry } from '../lib/metrics.js';
+import { metricsRegistry, requestMetrics } from '../lib/metrics.js';
 import '../modules/notifications/schema.js';
 
 const sameToken = (given: string, expected: string) => {
@@ -22,14 +22,19 @@ const sameToken = (given: string, expected: string) => {
 export const metrics = fp(
   async (app: FastifyInstance) => {
     const { deps } = app;
-    app.addHook('onResponse', async (request, reply) => {
-      const labels = {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      };
-      httpRequests.inc(labels);
-      httpDuration.observe(labels, reply.elapsedTime / 1000);
+    // Each route records under its own pattern, known when it is added: reading
+    // `request.routeOptions` builds a new options object on every call.
+    const recorder = (route: string) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      requestMetrics.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    app.addHook('onRoute', (route) => {
+      route.onResponse = [route.onResponse ?? []].flat().concat(recorder(route.url));
+    });
+    const unmatched = recorder('unmatched');
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.is404) return unmatched(request, reply, done);
+      done();
     });
 
     const token = deps.config.METRICS_TOKEN;

@@ -18,6 +18,8 @@ export const openapi = fp(async (app: FastifyInstance) => {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // The built-in QPay sandbox's token request (development only).
           basic: { type: 'http', scheme: 'basic' },
+          // The operator console's session (docs/console-api.md).
+          operatorSession: { type: 'apiKey', in: 'cookie', name: 'tunes_op' },
         },
       },
     },

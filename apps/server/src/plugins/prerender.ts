@@ -11,7 +11,11 @@ type Language = 'en' | 'mn';
 
 /** What `apps/web/src/entry-server.tsx` exports, built to `apps/web/dist-ssr/entry-server.js`. */
 interface Renderer {
-  preparePage(path: string, api: { origin: string; fetch: typeof fetch }): Promise<{ dataKey: string }>;
+  preparePage(
+    path: string,
+    language: Language,
+    api: { origin: string; fetch: typeof fetch },
+  ): Promise<{ dataKey: string }>;
   renderPage(
     path: string,
     language: Language,
@@ -77,7 +81,10 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
   let queue: Promise<unknown> = Promise.resolve();
 
   async function render(pathname: string, language: Language): Promise<string> {
-    const prepared = await renderer.preparePage(pathname, { origin: 'http://localhost', fetch: apiFetch });
+    const prepared = await renderer.preparePage(pathname, language, {
+      origin: 'http://localhost',
+      fetch: apiFetch,
+    });
     const key = `${pathname}|${language}`;
     const cached = cache.get(key);
     if (cached && cached.dataKey === prepared.dataKey) return cached.page;

@@ -69,5 +69,10 @@ export const security = fp(async (app: FastifyInstance, { headers }: { headers: 
     reply.header('x-request-id', request.id);
     done();
   });
+  // Clients send small JSON or form bodies as they are; decoding compressed request bodies is
+  // not offered, which also spares every route the plugin's preParsing hook.
+  app.addHook('onRoute', (route) => {
+    route.decompress ??= false;
+  });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 });

@@ -122,4 +122,16 @@ describe('changing the e-mail address', () => {
     expect(cancelled.json()).toMatchObject({ PrimaryEmail: null, PendingEmail: null });
     expect((await confirm(headers, (await lastMessage(t, wanted)).code ?? '')).statusCode).toBe(400);
   });
+  it('lets one account start at most 5 address changes an hour, however many arrive at once', async () => {
+    const user = await signedInEmailUser();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => patchEmail(user.headers, freshEmail(`spray${i}`))),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    const refused = answers.find((answer) => answer.statusCode === 429);
+    expect(refused?.json()).toMatchObject({ error: 'too_many_requests' });
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });

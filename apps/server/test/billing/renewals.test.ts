@@ -175,9 +175,27 @@ describe('without a saved card', () => {
       message.text.startsWith('Your Premium ends on'),
     );
     expect(reminder?.link).toContain('/sandbox-gateway/payment?token=');
+    // The date reads as words, not as an ISO date.
+    const endDate = new Date(end);
+    const month = endDate.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+    expect(reminder?.text).toContain(
+      `ends on ${month} ${endDate.getUTCDate()}, ${endDate.getUTCFullYear()}.`,
+    );
+    expect(reminder?.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     const back = await returnToShop(t, await payOnGateway(t, new URL(reminder?.link ?? ''), PAID_CARD));
     expect(back).toMatch(/^\/success/);
     const [renewed] = await ownSubscriptions(t, user.id);
     expect(renewed?.end_date.toISOString()).toBe(addMonths(new Date(end), 1).toISOString());
+  }, 60_000);
+
+  it('tells a Mongolian subscriber the end date in Mongolian words and numbers', async () => {
+    const { user, period } = await subscriber(t, PLAN_CODES.premium, undefined, { saveCard: false });
+    await t.db.updateTable('users').set({ language: 'mn' }).where('id', '=', user.id).execute();
+    const end = period.end_date;
+    await at(end.getTime() - 3 * DAY + 60_000);
+    const [reminder] = await messagesTo(user.phone_number ?? '');
+    const date = `${end.getUTCFullYear()} оны ${end.getUTCMonth() + 1}-р сарын ${end.getUTCDate()}`;
+    expect(reminder?.text).toContain(`${date}-нд дуусна`);
+    expect(reminder?.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FEEDBACK_SUCCESS_MESSAGE } from '@tunes/shared/content';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,41 @@ describe('landing content and feedback', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('sends the card list compressed for the coding the client takes, the same data in each', async () => {
+    await importFile(
+      contentFile({
+        cards: Array.from({ length: 30 }, (_, index) => ({
+          type: 'SONG',
+          title: `Song ${index}`,
+          tunesUrl: `https://tunes.mn/song/${index}`,
+          image: `/img/song-${index}.svg`,
+        })),
+      }),
+    );
+    // Each process re-reads the content revision at most once a second.
+    t.clock.advance(1001);
+    const plain = await cards();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThanOrEqual(1024);
+    const asked = async (acceptEncoding: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/landing-page/contents/list/ALL',
+        headers: { 'accept-encoding': acceptEncoding },
+      });
+    const brotli = await asked('gzip, deflate, br');
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    const gzip = await asked('gzip, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect((await asked('identity')).headers['content-encoding']).toBeUndefined();
+    // Every coding carries the answer's ETag and the security headers.
+    expect(gzip.headers.etag).toBe(plain.headers.etag);
+    expect(gzip.headers['content-security-policy']).toBeTruthy();
+    expect(gzip.headers['x-request-id']).toBeTruthy();
   });
 
   it('every API process serves an import within a second, without a restart', async () => {

@@ -49,6 +49,12 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run admin', () => {
     expect(unknownOption.stderr.split('\n')[0]).toBe("users:show: Unknown option '--bogus'");
     expect(unknownOption.stderr).not.toMatch(/\n\s+at /); // no stack trace
 
+    const missingDays = await admin('vouchers:create', '--package', 'PREMIUM_1M');
+    expect(missingDays.code).toBe(2);
+    expect(missingDays.stderr.split('\n')[0]).toBe(
+      'vouchers:create: --days: Give the number of days each voucher grants, 1 to 3660.',
+    );
+
     const unknownCommand = await admin('vouchers:make');
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toContain('Unknown command: vouchers:make');

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { Language } from '@tunes/shared/constants';
 import { useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { prefetchContentCards } from '@/features/content/api/get-content-cards';
@@ -18,7 +19,7 @@ interface SiteRoute {
   /** The catalogues the page shows on its first render, loaded together with its code. */
   namespaces: readonly Namespace[];
   /** Starts the page's first API calls while its code and texts load. */
-  prefetch?: (client: QueryClient) => void;
+  prefetch?: (client: QueryClient, language: Language) => void;
 }
 
 /** Every route of product.md §2, each its own chunk so a page loads only its own code. */
@@ -27,18 +28,18 @@ const ROUTES: readonly SiteRoute[] = [
     path: '/',
     page: lazyPage(() => import('./routes/landing')),
     namespaces: ['content'],
-    prefetch: (client) => {
-      prefetchLandingPage(client);
-      prefetchContentCards(client);
+    prefetch: (client, language) => {
+      prefetchLandingPage(client, language);
+      prefetchContentCards(client, language);
     },
   },
   {
     path: '/premium',
     page: lazyPage(() => import('./routes/premium')),
     namespaces: ['premium'],
-    prefetch: (client) => {
+    prefetch: (client, language) => {
       prefetchPlans(client);
-      preparePriceFormat(storedLanguage());
+      preparePriceFormat(language);
     },
   },
   { path: '/invite', page: lazyPage(() => import('./routes/invite')), namespaces: ['family'] },
@@ -101,7 +102,7 @@ const exactPattern = (path: string | RegExp): RegExp =>
  */
 export function preloadRoute(pathname: string, client: QueryClient): Promise<unknown> {
   const route = routeOf(pathname);
-  route.prefetch?.(client);
+  route.prefetch?.(client, storedLanguage());
   // A failed chunk is retried by the lazy page when it renders.
   return route.page.preload().catch(() => undefined);
 }

@@ -42,6 +42,46 @@ function crossFeatureImports(file: string, code: string): string[] {
   });
 }
 
+/** The operator console's code (decision 0020): only its own entry and its own files reach it. */
+const adminDir = path.join(srcDir, 'admin');
+
+/** What `code` in `file` (outside the console) imports from the console; type-only imports carry no code. */
+function consoleImports(file: string, code: string): string[] {
+  const valueImports = code.replace(/^import type [^;]+;$/gm, '');
+  return [...valueImports.matchAll(IMPORT)].flatMap(([, specifier = '']) => {
+    const target = specifier.startsWith('@/')
+      ? path.join(srcDir, specifier.slice(2))
+      : specifier.startsWith('.')
+        ? path.resolve(path.dirname(file), specifier)
+        : null;
+    return target && !path.relative(adminDir, target).startsWith('..') ? [specifier] : [];
+  });
+}
+
+describe('console isolation', () => {
+  it('catches the console reached by alias or by a relative path, but not a type-only import', () => {
+    const file = path.join(srcDir, 'app', 'routes', 'landing.tsx');
+    const code = [
+      "import { ConsoleApp } from '@/admin/console-app';",
+      "const lazy = import('../../admin/pages/content');",
+      "import type admin from '../../admin/locales/en.json';",
+      "import { Landing } from '@/features/content/components/landing';",
+    ].join('\n');
+    expect(consoleImports(file, code)).toEqual(['@/admin/console-app', '../../admin/pages/content']);
+  });
+
+  it('no listener module imports the console', () => {
+    const found = sourceFiles(srcDir)
+      .filter((file) => path.relative(adminDir, file).startsWith('..') && !/\.test\.tsx?$/.test(file))
+      .flatMap((file) =>
+        consoleImports(file, readFileSync(file, 'utf8')).map(
+          (specifier) => `${path.relative(srcDir, file)}: ${specifier}`,
+        ),
+      );
+    expect(found, 'The console (src/admin) is its own build: listener code never imports it.').toEqual([]);
+  });
+});
+
 describe('feature isolation', () => {
   it('finds the features', () => {
     expect(features).toEqual(

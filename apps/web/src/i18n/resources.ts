@@ -1,3 +1,4 @@
+import type admin from '../admin/locales/en.json';
 import type accounts from './locales/en/accounts.json';
 import type billing from './locales/en/billing.json';
 import type common from './locales/en/common.json';
@@ -22,6 +23,8 @@ export interface Resources {
   content: typeof content;
   'content-help': typeof contentHelp;
   ebarimt: typeof ebarimt;
+  /** The operator console's own catalogue (`admin/locales`), never loaded by a listener page. */
+  admin: typeof admin;
 }
 
 declare module 'i18next' {

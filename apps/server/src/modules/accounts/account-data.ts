@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { tellOwnerMemberLeft } from '../family/leave-plan.js';
 import { sendMessage } from '../notifications/outbox.js';
 import '../billing/tables.js';
+import { messageDate } from '../../lib/message-date.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
 import { revokeAllForUser } from './tokens.js';
@@ -203,10 +204,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
 
   for (const member of members) {
     const memberLang = member.language === 'mn' ? 'mn' : 'en';
-    const text = accountMessages.familyEnding(
-      memberLang,
-      new Date(member.end_date).toISOString().slice(0, 10),
-    );
+    const text = accountMessages.familyEnding(memberLang, messageDate(new Date(member.end_date), memberLang));
     if (member.phone_number) await sendMessage(deps, { channel: 'sms', to: member.phone_number, text }, log);
     else if (member.primary_email) {
       await sendMessage(deps, { channel: 'email', to: member.primary_email, subject: 'Tunes', text }, log);

@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { sendMessage } from '../notifications/outbox.js';
 import { accountMessages, type Lang } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
@@ -17,7 +19,8 @@ const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
  * Starts a change of the profile's e-mail address (security.md): the new address gets a code and
  * waits in `pending_email`; nothing changes until the code is entered (`confirmEmailChange`).
  * The answer is the same whether or not another account has the address, so it reveals nothing:
- * only the address's owner, holding the code, learns that it is taken.
+ * only the address's owner, holding the code, learns that it is taken. Each start takes one of the
+ * account's hourly address changes before any code is made (LIMITS.emailChangesPerUser).
  */
 export async function requestEmailChange(
   deps: ChangeDeps,
@@ -26,6 +29,7 @@ export async function requestEmailChange(
   clientAddress: string,
   log?: FastifyBaseLogger,
 ): Promise<void> {
+  await enforce(deps.throttle, `email-changes:${user.id}`, LIMITS.emailChangesPerUser);
   const language = languageOf(user);
   const code = await createOtp(deps, targetOf(user.id), {
     channel: 'email',

@@ -8,7 +8,6 @@ import { GatewayError } from '../premium/gateway.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
 import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../premium/payment-log.js';
 import { addMonths } from '../premium/period.js';
-import { cardToken } from '../premium/saved-cards.js';
 import { billingMessages } from './messages.js';
 import { notifyOnce } from './notices.js';
 import './tables.js';
@@ -29,44 +28,66 @@ export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'defe
 
 /** The subscription and what its next period costs (a waiting downgrade's plan, if any). */
 async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {
-  return db
-    .selectFrom('subscriptions as s')
-    .innerJoin('packages as p', (join) =>
-      join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
-    )
-    .innerJoin('users as u', 'u.id', 's.owner_id')
-    .select([
-      's.id',
-      's.owner_id',
-      's.end_date',
-      's.is_auto_renew',
-      's.renewal_attempts',
-      'p.id as package_id',
-      'p.merchant_code',
-      'p.name_en',
-      'p.name_mn',
-      'p.cost',
-      'p.currency',
-      'p.duration_months',
-      'u.first_name',
-      'u.last_name',
-      'u.username',
-      'u.language',
-    ])
-    .where('s.id', '=', subscriptionId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('subscriptions as s')
+      .innerJoin('packages as p', (join) =>
+        join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
+      )
+      .innerJoin('users as u', 'u.id', 's.owner_id')
+      // The card on file comes with the facts: one round trip fewer per renewal.
+      .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
+      .select([
+        'c.provider_token as card_token',
+        'c.brand as card_brand',
+        'c.last4 as card_last4',
+        's.id',
+        's.owner_id',
+        's.end_date',
+        's.is_auto_renew',
+        's.renewal_attempts',
+        'p.id as package_id',
+        'p.merchant_code',
+        'p.name_en',
+        'p.name_mn',
+        'p.cost',
+        'p.currency',
+        'p.duration_months',
+        'u.first_name',
+        'u.last_name',
+        'u.username',
+        'u.language',
+      ])
+      .where('s.id', '=', subscriptionId)
+      .executeTakeFirst()
+  );
 }
 type RenewalFacts = NonNullable<Awaited<ReturnType<typeof renewalFacts>>>;
 
 const planName = (facts: RenewalFacts, lang: 'en' | 'mn') => (lang === 'mn' ? facts.name_mn : facts.name_en);
 
+/** The charge about to be made on a renewal invoice: its attempt number and the card. */
+interface ChargeMark {
+  attempt: number;
+  brand: string;
+  last4: string;
+}
+
 /**
  * The invoice of the period after the current one: one per subscription and period start (its
- * idempotency key), whichever job, retry or "pay now" asks for it first.
+ * idempotency key), whichever job, retry or "pay now" asks for it first. With `charge`, an unpaid
+ * invoice is marked with the attempt and card in the same statement (the history shows them).
  */
-export async function renewalInvoice(deps: Pick<PaymentDeps, 'db' | 'clock'>, facts: RenewalFacts) {
+export async function renewalInvoice(
+  deps: Pick<PaymentDeps, 'db' | 'clock'>,
+  facts: RenewalFacts,
+  charge?: ChargeMark,
+) {
   const key = renewalKey(facts.id, facts.end_date);
-  await deps.db
+  const mark = charge
+    ? { charge_attempts: charge.attempt, card_brand: charge.brand, card_last4: charge.last4 }
+    : {};
+  const written = await deps.db
     .insertInto('payment_invoices')
     .values({
       invoice_id: newInvoiceId(facts.merchant_code),
@@ -81,14 +102,24 @@ export async function renewalInvoice(deps: Pick<PaymentDeps, 'db' | 'clock'>, fa
       subscription_id: facts.id,
       period_start: facts.end_date,
       period_end: addMonths(facts.end_date, facts.duration_months),
+      ...mark,
     })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .execute();
-  return deps.db
-    .selectFrom('payment_invoices')
-    .selectAll()
-    .where('idempotency_key', '=', key)
-    .executeTakeFirstOrThrow();
+    .onConflict((oc) =>
+      charge
+        ? oc.column('idempotency_key').doUpdateSet(mark).where('payment_invoices.status', '<>', 'paid')
+        : oc.column('idempotency_key').doNothing(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  // Nothing written: the invoice exists (and, when charging, is paid already).
+  return (
+    written ??
+    deps.db
+      .selectFrom('payment_invoices')
+      .selectAll()
+      .where('idempotency_key', '=', key)
+      .executeTakeFirstOrThrow()
+  );
 }
 
 /** The renewal invoice of the period starting at `periodStart`, if one was made. */
@@ -178,12 +209,11 @@ export async function remindRenewal(
   const facts = await renewalFacts(deps.db, subscriptionId);
   if (!facts?.is_auto_renew || facts.end_date <= now) return false;
   if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
-  const card = await cardToken(deps, facts.owner_id);
   const price = { amount: facts.cost, currency: facts.currency };
   const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
   let sent: boolean;
-  if (card) {
-    const cardName = `${card.brand} •••• ${card.last4}`;
+  if (facts.card_token) {
+    const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
     sent = await notifyOnce(
       deps,
       {
@@ -248,7 +278,15 @@ export async function runRenewalStep(
     return 'ended';
   }
 
-  const invoice = await renewalInvoice(deps, facts);
+  const card = facts.card_token
+    ? { provider_token: facts.card_token, brand: facts.card_brand ?? '', last4: facts.card_last4 ?? '' }
+    : null;
+  const attempt = facts.renewal_attempts + 1;
+  const invoice = await renewalInvoice(
+    deps,
+    facts,
+    card ? { attempt, brand: card.brand, last4: card.last4 } : undefined,
+  );
   const party = {
     orderNumber: invoice.invoice_id,
     userId: facts.owner_id,
@@ -264,7 +302,6 @@ export async function runRenewalStep(
     // Paid by its link or "pay now" already: activation moved the period on.
     return 'renewed';
   }
-  const card = await cardToken(deps, facts.owner_id);
   if (!card) {
     // No card to charge: the reminder carried the link; unpaid at the end, the period ends.
     await lapse(deps, facts, invoice.invoice_id, log);
@@ -272,7 +309,6 @@ export async function runRenewalStep(
     return 'lapsed';
   }
 
-  const attempt = facts.renewal_attempts + 1;
   let result: Awaited<ReturnType<PaymentDeps['paymentGateway']['chargeCard']>>;
   try {
     result = await deps.paymentGateway.chargeCard({
@@ -295,11 +331,6 @@ export async function runRenewalStep(
     });
     return 'deferred';
   }
-  await deps.db
-    .updateTable('payment_invoices')
-    .set({ charge_attempts: attempt, card_brand: card.brand, card_last4: card.last4 })
-    .where('invoice_id', '=', invoice.invoice_id)
-    .execute();
   await logStep({
     type: result.result.status === 'paid' ? 'info' : 'warning',
     message: `charge attempt ${attempt}: ${result.result.status}`,

@@ -1,9 +1,11 @@
 import {
   type ContentCard,
   type ContentImport,
+  type ContentLanguage,
   type ContentType,
   contentImportSchema,
   type LandingData,
+  type ParsedContentImport,
 } from '@tunes/shared/content';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -20,8 +22,10 @@ export async function readContentRevision(deps: Pick<Deps, 'db'>): Promise<numbe
   return Number(row?.revision ?? 0);
 }
 
-/** The landing data, or null before any content was imported. */
-export async function readLandingData(deps: Pick<Deps, 'db'>): Promise<LandingData | null> {
+/** The stored landing data in both languages, or null before any content was imported. */
+export async function readStoredLanding(
+  deps: Pick<Deps, 'db'>,
+): Promise<ParsedContentImport['landing'] | null> {
   const row = await deps.db.selectFrom('content_landing').selectAll().where('id', '=', 1).executeTakeFirst();
   if (!row) return null;
   const reels = typeof row.reels === 'string' ? (JSON.parse(row.reels) as typeof row.reels) : row.reels;
@@ -30,25 +34,79 @@ export async function readLandingData(deps: Pick<Deps, 'db'>): Promise<LandingDa
     bannerDescMn: { title: row.banner_title_mn, description: row.banner_description_mn },
     musicVideo: row.music_video_url,
     musicVideoImage: row.music_video_image,
-    reels: reels.map(({ url, description }) => ({ url, description })),
+    reels: reels.map(({ url, description, descriptionMn }) => ({
+      url,
+      description,
+      ...(descriptionMn ? { descriptionMn } : {}),
+    })),
   };
 }
 
-export async function listContentCards(deps: Pick<Deps, 'db'>): Promise<ContentCard[]> {
+/**
+ * The landing data as a listener gets it in `lang` (the spec's shape): both banners, the reels'
+ * descriptions in `lang` (Mongolian falls back to English). Also builds the console's preview.
+ */
+export function landingFor(landing: ParsedContentImport['landing'], lang: ContentLanguage): LandingData {
+  return {
+    bannerDescEn: landing.bannerDescEn,
+    bannerDescMn: landing.bannerDescMn,
+    musicVideo: landing.musicVideo,
+    musicVideoImage: landing.musicVideoImage,
+    reels: landing.reels.map(({ url, description, descriptionMn }) => ({
+      url,
+      description: lang === 'mn' ? (descriptionMn ?? description) : description,
+    })),
+  };
+}
+
+/** A card as a listener gets it: the title in `lang` (Mongolian falls back to English). */
+export function cardFor(
+  card: ParsedContentImport['cards'][number] & { id: number },
+  lang: ContentLanguage,
+): ContentCard {
+  return {
+    id: card.id,
+    type: card.type,
+    title: lang === 'mn' ? (card.titleMn ?? card.title) : card.title,
+    tunesUrl: card.tunesUrl,
+    image: card.image,
+    trending: card.trending,
+  };
+}
+
+/** The landing data in `lang`, or null before any content was imported. */
+export async function readLandingData(
+  deps: Pick<Deps, 'db'>,
+  lang: ContentLanguage = 'en',
+): Promise<LandingData | null> {
+  const landing = await readStoredLanding(deps);
+  return landing && landingFor(landing, lang);
+}
+
+export async function listContentCards(
+  deps: Pick<Deps, 'db'>,
+  lang: ContentLanguage = 'en',
+): Promise<ContentCard[]> {
   const rows = await deps.db
     .selectFrom('content_cards')
-    .select(['id', 'type', 'title', 'url', 'image', 'trending'])
+    .select(['id', 'type', 'title', 'title_mn', 'url', 'image', 'trending'])
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    type: row.type as ContentType,
-    title: row.title,
-    tunesUrl: row.url,
-    image: row.image,
-    trending: row.trending,
-  }));
+  return rows.map((row) =>
+    cardFor(
+      {
+        id: row.id,
+        type: row.type as ContentType,
+        title: row.title,
+        ...(row.title_mn ? { titleMn: row.title_mn } : {}),
+        tunesUrl: row.url,
+        image: row.image,
+        trending: row.trending,
+      },
+      lang,
+    ),
+  );
 }
 
 export interface ImportSummary {
@@ -66,10 +124,27 @@ export async function importContent(
   input: unknown,
 ): Promise<ImportSummary> {
   const { db } = deps;
-  const now = deps.clock.now();
   const content = contentImportSchema.parse(input);
+  // Demo seeds already run inside a transaction; everyone else gets one here.
+  const revision = db.isTransaction
+    ? await replaceContent(db, deps.clock.now(), content)
+    : await db.transaction().execute((trx) => replaceContent(trx, deps.clock.now(), content));
+  const counts = { ARTIST: 0, SONG: 0, PLAYLIST: 0 } satisfies Record<ContentType, number>;
+  for (const card of content.cards) counts[card.type] += 1;
+  return { revision, cards: counts };
+}
+
+/**
+ * Replaces all landing data and cards with `content` inside the caller's transaction and bumps
+ * the revision; answers the new revision. The console's publish uses it too.
+ */
+export async function replaceContent(
+  trx: Kysely<Database>,
+  now: Date,
+  content: ParsedContentImport,
+): Promise<number> {
   const { landing, cards } = content;
-  const replace = async (trx: Kysely<Database>) => {
+  {
     const landingRow = {
       banner_title_en: landing.bannerDescEn.title,
       banner_description_en: landing.bannerDescEn.description,
@@ -92,6 +167,7 @@ export async function importContent(
           cards.map((card, position) => ({
             type: card.type,
             title: card.title,
+            title_mn: card.titleMn ?? null,
             url: card.tunesUrl,
             image: card.image,
             trending: card.trending,
@@ -102,17 +178,12 @@ export async function importContent(
     }
     const row = await trx
       .updateTable('content_state')
-      .set({ revision: sql`revision + 1`, updated_at: now })
+      .set({ revision: sql`revision + 1`, updated_at: now, published_at: now })
       .where('id', '=', 1)
       .returning('revision')
       .executeTakeFirstOrThrow();
     return Number(row.revision);
-  };
-  // Demo seeds already run inside a transaction; everyone else gets one here.
-  const revision = db.isTransaction ? await replace(db) : await db.transaction().execute(replace);
-  const counts = { ARTIST: 0, SONG: 0, PLAYLIST: 0 } satisfies Record<ContentType, number>;
-  for (const card of cards) counts[card.type] += 1;
-  return { revision, cards: counts };
+  }
 }
 
 export type { ContentImport };

@@ -29,6 +29,38 @@ const SONGS: { title: string; trending: boolean }[] = [
   { title: 'Northern Lights', trending: true },
 ];
 
+/** The Mongolian title of every demo card, by its English one (`titleMn` of the import). */
+const MONGOLIAN_TITLES: Record<string, string> = {
+  'Steppe Echo': 'Талын цуурай',
+  'Khangai Winds': 'Хангайн салхи',
+  'Nomad Lights': 'Нүүдэлчний гэрэл',
+  'Blue Sky Choir': 'Хөх тэнгэр найрал дуу',
+  'Gobi Pulse': 'Говийн хэмнэл',
+  'Tuul River Band': 'Туул гол хамтлаг',
+  'Morin Strings': 'Морин хуур чавхдас',
+  'Altai Voices': 'Алтайн дуу хоолой',
+  'Morning on the Steppe': 'Тал нутгийн өглөө',
+  'Eternal Blue Sky': 'Мөнх хөх тэнгэр',
+  'Ulaanbaatar Nights': 'Улаанбаатарын шөнө',
+  'Horse Head Fiddle': 'Морин хуур',
+  'Winter Camp': 'Өвөлжөө',
+  'Golden Eagle': 'Алтан бүргэд',
+  'Sand Dunes': 'Элсэн манхан',
+  'Mother’s Song': 'Ээжийн дуу',
+  'Long Road Home': 'Гэр рүү холын зам',
+  'Naadam Day': 'Наадмын өдөр',
+  'Silver Lake': 'Мөнгөн нуур',
+  'Northern Lights': 'Хойд зүгийн гэрэл',
+  'Top 50 Mongolia': 'Монголын шилдэг 50',
+  'Morning Focus': 'Өглөөний төвлөрөл',
+  'Hip-Hop UB': 'Хип хоп УБ',
+  'Throat Singing Classics': 'Хөөмийн сонгодог бүтээлүүд',
+  'Road Trip': 'Аяллын дуунууд',
+  'Workout Energy': 'Дасгалын эрч хүч',
+  'Chill Evenings': 'Тайван үдэш',
+  'New Releases': 'Шинэ бүтээлүүд',
+};
+
 const PLAYLISTS = [
   'Top 50 Mongolia',
   'Morning Focus',
@@ -81,6 +113,7 @@ function imagePath(key: string): string {
 const card = (type: ContentType, title: string, trending = false) => ({
   type,
   title,
+  titleMn: MONGOLIAN_TITLES[title] ?? title,
   tunesUrl: `https://tunes.mn/${type.toLowerCase()}/${slug(title)}`,
   image: imagePath(`${type.toLowerCase()}-${slug(title)}`),
   trending,
@@ -101,9 +134,21 @@ export const demoContent: ContentImport = {
     musicVideo: 'https://www.youtube.com/watch?v=jM8dCGIm6yc',
     musicVideoImage: imagePath('music-video-wolf-totem'),
     reels: [
-      { url: 'https://youtu.be/v4xZUr0BEfE', description: 'Backstage in Ulaanbaatar' },
-      { url: 'https://www.youtube.com/shorts/jM8dCGIm6yc', description: 'Thirty seconds of throat singing' },
-      { url: 'https://www.youtube.com/embed/v4xZUr0BEfE', description: 'Live from the Naadam stage' },
+      {
+        url: 'https://youtu.be/v4xZUr0BEfE',
+        description: 'Backstage in Ulaanbaatar',
+        descriptionMn: 'Улаанбаатарын тайзны ар талд',
+      },
+      {
+        url: 'https://www.youtube.com/shorts/jM8dCGIm6yc',
+        description: 'Thirty seconds of throat singing',
+        descriptionMn: 'Хөөмийн гучин секунд',
+      },
+      {
+        url: 'https://www.youtube.com/embed/v4xZUr0BEfE',
+        description: 'Live from the Naadam stage',
+        descriptionMn: 'Наадмын тайзнаас шууд',
+      },
     ],
   },
   cards: [

@@ -1,15 +1,43 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** A ready-to-send JSON answer: serialized once, sent as bytes, validated by its ETag. */
+/** Answers shorter than this go out as they are (the compression plugin's threshold too). */
+export const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * A ready-to-send JSON answer: serialized once, compressed once (brotli and gzip, when it is
+ * long enough to gain), sent as bytes, validated by its ETag.
+ */
 export interface CachedAnswer {
   body: Buffer;
+  br: Buffer | undefined;
+  gzip: Buffer | undefined;
   etag: string;
 }
 
 export function toCachedAnswer(revision: number, value: unknown): CachedAnswer {
   const body = Buffer.from(JSON.stringify(value));
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
-  return { body, etag: `"${revision}-${hash}"` };
+  const long = body.length >= COMPRESS_FROM_BYTES;
+  return {
+    body,
+    br: long ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : undefined,
+    gzip: long ? gzipSync(body, { level: 9 }) : undefined,
+    etag: `"${revision}-${hash}"`,
+  };
+}
+
+/** The coding a client takes, from its Accept-Encoding: brotli first, then gzip (none at q=0). */
+export function preferredCoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  if (!acceptEncoding) return undefined;
+  let gzip = false;
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.split(';').map((piece) => piece.trim());
+    if (params.some((param) => /^q=0(\.0*)?$/.test(param))) continue;
+    if (name === 'br') return 'br';
+    if (name === 'gzip' || name === '*') gzip = true;
+  }
+  return gzip ? 'gzip' : undefined;
 }
 
 interface Entry {
@@ -36,6 +64,11 @@ export class ContentAnswerCache {
     private readonly nowMs: () => number,
     private readonly ttlMs: number,
   ) {}
+
+  /** Forgets what is known of the revision: the next request reads it again (a publish). */
+  invalidate(): void {
+    this.#checkedAt = Number.NEGATIVE_INFINITY;
+  }
 
   async get(key: string, load: () => Promise<unknown | null>): Promise<CachedAnswer | null> {
     const revision = await this.#currentRevision();

@@ -1,5 +1,6 @@
 import {
   contentCardsResponseSchema,
+  contentLanguageQuerySchema,
   feedbackRequestSchema,
   feedbackResponseSchema,
   landingPageResponseSchema,
@@ -9,20 +10,32 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
+import { CONTENT_PUBLISHED_CHANNEL, onContentPublished } from './content-events.js';
 import { listContentCards, readContentRevision, readLandingData } from './content-store.js';
 import { demoImages } from './demo-content.js';
 import { IMAGE_ROUTE_PREFIX } from './demo-images.js';
 import { submitFeedback } from './feedback.js';
-import { type CachedAnswer, ContentAnswerCache } from './response-cache.js';
+import { type CachedAnswer, ContentAnswerCache, preferredCoding } from './response-cache.js';
+import { readUploadedImage, UPLOAD_ROUTE } from './uploads.js';
 
 /** How stale a process's copy of the content may be after an import (see response-cache.ts). */
 const CONTENT_CACHE_TTL_MS = 1000;
 const YEAR_SECONDS = 31_536_000;
 
+/**
+ * The cached answer as stored bytes, compressed ahead of time for the coding the client takes:
+ * these routes opt out of the compression plugin (`compress: false`), which would compress the
+ * same bytes again on every request.
+ */
 function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
   reply.header('etag', answer.etag).header('cache-control', 'no-cache');
   if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+  reply.type('application/json; charset=utf-8');
+  if (!answer.br || !answer.gzip) return reply.send(answer.body);
+  reply.header('vary', 'accept-encoding');
+  const coding = preferredCoding(request.headers['accept-encoding']);
+  if (!coding) return reply.send(answer.body);
+  return reply.header('content-encoding', coding).send(coding === 'br' ? answer.br : answer.gzip);
 }
 
 export default async function contentRoutes(app: FastifyInstance) {
@@ -32,21 +45,40 @@ export default async function contentRoutes(app: FastifyInstance) {
     () => deps.clock.now().getTime(),
     CONTENT_CACHE_TTL_MS,
   );
+  // A publish (console) drops this process's copies at once; other processes hear of it
+  // through Redis when configured, and otherwise by the revision within CONTENT_CACHE_TTL_MS.
+  const stopListening = onContentPublished(deps, () => cache.invalidate());
+  app.addHook('onClose', async () => stopListening());
+  if (deps.redis) {
+    const subscriber = deps.redis.duplicate();
+    subscriber.on('message', () => cache.invalidate());
+    subscriber.on('error', (error) => app.log.warn({ err: error }, 'content publish subscription'));
+    await subscriber.subscribe(CONTENT_PUBLISHED_CHANNEL).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'content publish subscription failed; the revision check remains');
+    });
+    app.addHook('onClose', async () => {
+      subscriber.disconnect();
+    });
+  }
   const imagesByFile = new Map([...demoImages.values()].map((image) => [image.path.split('/').pop(), image]));
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
     '/landing-page',
     {
+      compress: false,
       schema: {
         tags: ['content'],
         summary: 'Banner texts, featured music video and three reels of the landing page',
+        description: 'Reel descriptions come in `lang` (en or mn; English when not given).',
+        querystring: contentLanguageQuerySchema,
         response: { 200: landingPageResponseSchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const answer = await cache.get('landing', async () => {
-        const landing = await readLandingData(deps);
+      const { lang } = request.query;
+      const answer = await cache.get(`landing:${lang}`, async () => {
+        const landing = await readLandingData(deps, lang);
         return landing && { result: landing };
       });
       if (!answer) throw notFound('No landing content has been imported yet.');
@@ -57,14 +89,20 @@ export default async function contentRoutes(app: FastifyInstance) {
   api.get(
     '/landing-page/contents/list/ALL',
     {
+      compress: false,
       schema: {
         tags: ['content'],
         summary: 'Every content card (ARTIST, SONG, PLAYLIST) in display order',
+        description: 'Card titles come in `lang` (en or mn; English when not given).',
+        querystring: contentLanguageQuerySchema,
         response: { 200: contentCardsResponseSchema },
       },
     },
     async (request, reply) => {
-      const answer = await cache.get('cards', async () => ({ result: await listContentCards(deps) }));
+      const { lang } = request.query;
+      const answer = await cache.get(`cards:${lang}`, async () => ({
+        result: await listContentCards(deps, lang),
+      }));
       // The card loader never answers null; an empty list is a valid answer.
       return sendCached(request, reply, answer as CachedAnswer);
     },
@@ -85,6 +123,25 @@ export default async function contentRoutes(app: FastifyInstance) {
       return reply
         .header('cache-control', `public, max-age=${YEAR_SECONDS}, immutable`)
         .type('image/svg+xml')
+        .send(image.body);
+    },
+  );
+
+  api.get(
+    `${UPLOAD_ROUTE.replace(/^\/api/, '')}/:file`,
+    {
+      schema: {
+        tags: ['content'],
+        summary: 'An image uploaded in the console (PNG, JPEG or WebP), named by its SHA-256',
+        params: z.object({ file: z.string().max(80) }),
+      },
+    },
+    async (request, reply) => {
+      const image = await readUploadedImage(deps, request.params.file);
+      if (!image) throw notFound('No such image.');
+      return reply
+        .header('cache-control', `public, max-age=${YEAR_SECONDS}, immutable`)
+        .type(image.contentType)
         .send(image.body);
     },
   );

@@ -3,6 +3,8 @@ import type { ColumnType, Generated } from 'kysely';
 export interface StoredReel {
   url: string;
   description: string;
+  /** Added with the console (migration 2026113000); absent in older rows: English is shown. */
+  descriptionMn?: string;
 }
 
 declare module '../../db/schema.js' {
@@ -12,6 +14,8 @@ declare module '../../db/schema.js' {
       /** Bumped by every import; API processes compare it to know their cache is stale. */
       revision: ColumnType<string, number | string, number | string>;
       updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+      /** When content was last imported or published (migration 2026113000). */
+      published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
     };
     content_landing: {
       id: number;
@@ -28,6 +32,8 @@ declare module '../../db/schema.js' {
       id: Generated<number>;
       type: string;
       title: string;
+      /** Mongolian title; null: the English one is shown (migration 2026113000). */
+      title_mn: ColumnType<string | null, string | null | undefined, string | null>;
       url: string;
       image: string;
       trending: boolean;

@@ -123,50 +123,35 @@ async function startPeriod(
 
 /**
  * A renewal: the subscription whose period ends at `periodStart` runs to `periodEnd` on the
- * invoice's plan (a waiting downgrade takes effect here), with its retries cleared.
+ * invoice's plan (a waiting downgrade takes effect here), with its retries cleared; and after a
+ * downgrade the newest members beyond the new plan's seats leave (they were told at the change).
+ * One statement: the renewal run pays one round trip for both.
  */
 async function renewSubscription(
   trx: Kysely<Database>,
   renewal: { subscriptionId: string; packageId: number; periodStart: Date; periodEnd: Date; now: Date },
 ): Promise<string | null> {
-  const renewed = await trx
-    .updateTable('subscriptions')
-    .set({
-      end_date: renewal.periodEnd,
-      package_id: renewal.packageId,
-      next_package_id: null,
-      next_billing_at: renewal.periodEnd,
-      renewal_attempts: 0,
-      grace_until: null,
-      is_auto_renew: true,
-      cancelled_at: null,
-      updated_at: renewal.now,
-    })
-    .where('id', '=', renewal.subscriptionId)
-    .where('end_date', '=', renewal.periodStart)
-    .returning('id')
-    .executeTakeFirst();
-  if (!renewed) return null;
-  await trimMembersToSeats(trx, renewal.subscriptionId);
-  return renewed.id;
-}
-
-/**
- * After a downgrade the newest members beyond the plan's seats leave (they were told at the
- * change); one statement, so a renewal on an unchanged plan pays one cheap query for it.
- */
-async function trimMembersToSeats(trx: Kysely<Database>, subscriptionId: string): Promise<void> {
-  await sql`
-    delete from subscription_members
-    where subscription_id = ${subscriptionId}
-      and user_id in (
-        select user_id from subscription_members
-        where subscription_id = ${subscriptionId}
-        order by joined_at, user_id
-        offset (
-          select case when p.allow_share then p.max_shared_users else 0 end
-          from subscriptions s join packages p on p.id = s.package_id
-          where s.id = ${subscriptionId}
+  const { rows } = await sql<{ id: string }>`
+    with renewed as (
+      update subscriptions
+      set end_date = ${renewal.periodEnd}, package_id = ${renewal.packageId}, next_package_id = null,
+          next_billing_at = ${renewal.periodEnd}, renewal_attempts = 0, grace_until = null,
+          is_auto_renew = true, cancelled_at = null, updated_at = ${renewal.now}
+      where id = ${renewal.subscriptionId} and end_date = ${renewal.periodStart}
+      returning id, package_id
+    ), trimmed as (
+      delete from subscription_members
+      where subscription_id in (select id from renewed)
+        and user_id in (
+          select user_id from subscription_members
+          where subscription_id = ${renewal.subscriptionId}
+          order by joined_at, user_id
+          offset (
+            select case when p.allow_share then p.max_shared_users else 0 end
+            from renewed r join packages p on p.id = r.package_id
+          )
         )
-      )`.execute(trx);
+    )
+    select id from renewed`.execute(trx);
+  return rows[0]?.id ?? null;
 }

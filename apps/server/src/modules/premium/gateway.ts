@@ -55,6 +55,20 @@ export interface ChargeResult {
   currency: string;
 }
 
+/** A refund of what was paid for an invoice; the provider refunds an invoice once. */
+export interface RefundRequest {
+  invoiceId: string;
+  amount: number;
+  currency: string;
+}
+
+export interface RefundResult {
+  invoice_id: string;
+  status: 'refunded';
+  amount: number;
+  currency: string;
+}
+
 /** What the adapter tried and what came back, for the payment log (secrets never included). */
 export interface Exchange<T> {
   request: Record<string, unknown>;
@@ -78,6 +92,8 @@ export interface PaymentGateway {
   checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
   /** Charges a saved card (renewals, upgrades) without the shopper. */
   chargeCard(charge: CardCharge): Promise<Exchange<ChargeResult>>;
+  /** Gives back what was paid for an invoice (operator console refunds). */
+  refund(refund: RefundRequest): Promise<Exchange<RefundResult>>;
   /** The page the shopper is sent to (product.md §2: the token and os=PC). */
   paymentPageUrl(token: string): string;
 }
@@ -92,6 +108,12 @@ const checkAnswer = z.object({
     .object({ token: z.string(), brand: z.string(), last4: z.string(), expires: z.string() })
     .nullable()
     .optional(),
+});
+const refundAnswer = z.object({
+  invoice_id: z.string(),
+  status: z.literal('refunded'),
+  amount: z.number().int(),
+  currency: z.string(),
 });
 const chargeAnswer = z.object({
   invoice_id: z.string(),
@@ -181,6 +203,12 @@ export function httpPaymentGateway({
           currency: charge.currency,
         },
         chargeAnswer,
+      ),
+    refund: (refund) =>
+      call(
+        '/rest/refund',
+        { invoice_id: refund.invoiceId, amount: refund.amount, currency: refund.currency },
+        refundAnswer,
       ),
     paymentPageUrl: (token) =>
       `${baseUrl}/payment?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,

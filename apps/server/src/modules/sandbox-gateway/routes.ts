@@ -14,6 +14,7 @@ import {
   openSandboxPayment,
   sandboxPaymentState,
 } from './payments.js';
+import { refundSandboxPayment } from './refunds.js';
 import type { SandboxPaymentStatus } from './tables.js';
 import './tables.js';
 
@@ -60,6 +61,18 @@ const chargeAnswer = z.object({
   invoice_id: z.string(),
   attempt: z.number().int(),
   status: z.enum(['paid', 'declined']),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+const refundRequest = z.object({
+  ...credentials,
+  invoice_id: z.string().min(1).max(200),
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const refundAnswer = z.object({
+  invoice_id: z.string(),
+  status: z.literal('refunded'),
   amount: z.number().int(),
   currency: z.string(),
 });
@@ -162,6 +175,28 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
         cardToken: body.card_token,
         invoiceId: body.invoice_id,
         attempt: body.attempt,
+        amount: body.amount,
+        currency: body.currency,
+      });
+    },
+  );
+
+  routes.post(
+    '/rest/refund',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'Refund a paid invoice (once; provider protocol)',
+        body: refundRequest,
+        response: { 200: refundAnswer, 401: gatewayError, 404: gatewayError, 409: gatewayError },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      assertMerchant(body.client_id, body.client_secret);
+      return refundSandboxPayment(deps, {
+        clientId: body.client_id,
+        invoiceId: body.invoice_id,
         amount: body.amount,
         currency: body.currency,
       });

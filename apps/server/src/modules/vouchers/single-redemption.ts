@@ -52,11 +52,16 @@ export async function redeemVoucher(
 
     const voucher = await trx
       .selectFrom('vouchers')
-      .select(['code', 'package_id', 'days', 'expires_at', 'redeemed_by'])
+      .select(['code', 'package_id', 'days', 'expires_at', 'redeemed_by', 'revoked_at'])
       .where('code', '=', code)
       .forUpdate()
       .executeTakeFirst();
-    if (!voucher || voucher.redeemed_by !== null || (voucher.expires_at && voucher.expires_at <= now)) {
+    if (
+      !voucher ||
+      voucher.redeemed_by !== null ||
+      voucher.revoked_at !== null ||
+      (voucher.expires_at && voucher.expires_at <= now)
+    ) {
       return { kind: 'wrong-code' };
     }
 

@@ -10,6 +10,10 @@ export interface VouchersTable {
   redeemed_by: string | null;
   redeemed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   subscription_id: string | null;
+  /** The console's batch this code belongs to (migration 2026113000); null for CLI codes. */
+  batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set when an operator revoked the code: it no longer redeems. */
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** The follow-up call of product.md §7 to the coupon service: recorded, and sent when configured. */

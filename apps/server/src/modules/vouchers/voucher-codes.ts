@@ -16,6 +16,8 @@ export function newVoucherCode(): string {
 export async function createVouchers(
   deps: Pick<Deps, 'db' | 'clock'>,
   input: CreateVouchersInput,
+  /** The console's batch the codes belong to (inside the batch's transaction). */
+  batchId: string | null = null,
 ): Promise<{ codes: string[]; packageName: string; expiresAt: Date | null }> {
   const { db } = deps;
   const now = deps.clock.now();
@@ -36,6 +38,7 @@ export async function createVouchers(
     days: input.days,
     expires_at: expiresAt,
     created_at: now,
+    batch_id: batchId,
   }));
   const inserted: string[] = [];
   for (let start = 0; start < rows.length; start += 500) {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { WholeValue } from '@/components/whole-value';
 import { logout, useSession } from '@/lib/auth';
 import type { TranslationKey } from '@/lib/i18n';
 import { AppBadges } from './app-badges';
@@ -40,11 +41,15 @@ export function Footer() {
         <div className="footer__column">
           <h2 className="footer__heading">{t('footer.phone')}</h2>
           <p>
-            <a href={`tel:${t('contact-info.phone').replace(/\s/g, '')}`}>{t('contact-info.phone')}</a>
+            <a href={`tel:${t('contact-info.phone').replace(/\s/g, '')}`}>
+              <WholeValue value={t('contact-info.phone')} kind="phone" />
+            </a>
           </p>
           <h2 className="footer__heading">{t('footer.email')}</h2>
           <p>
-            <a href={`mailto:${t('contact-info.email')}`}>{t('contact-info.email')}</a>
+            <a href={`mailto:${t('contact-info.email')}`}>
+              <WholeValue value={t('contact-info.email')} kind="email" />
+            </a>
           </p>
           <h2 className="footer__heading">{t('footer.address')}</h2>
           <p>{t('contact-info.address')}</p>

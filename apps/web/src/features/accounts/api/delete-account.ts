@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { CODE_LOCKED_ERROR } from '@tunes/shared/accounts';
+import { CODE_LOCKED_ERROR } from '@tunes/shared/account-codes';
 import { apiRequest } from '@/lib/api-client';
 import { endSignedInState } from '@/lib/auth';
 

@@ -1,6 +1,6 @@
-import { CODE_LOCKED_ERROR, GRANT_ERRORS, isValidPhone } from '@tunes/shared/accounts';
+import { CODE_LOCKED_ERROR, GRANT_ERRORS } from '@tunes/shared/account-codes';
 import { DEFAULT_COUNTRY_CODE, OTP_LENGTH, RESEND_COUNTDOWN_SECONDS } from '@tunes/shared/constants';
-import { toMsisdn } from '@tunes/shared/validation';
+import { toMsisdn } from '@tunes/shared/phone-number';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-error';
@@ -88,6 +88,8 @@ export function useMobileSignIn(onSignedIn: () => void) {
   });
 
   const sendCode = async (resend: boolean) => {
+    // The world's numbering plans load with the first code asked for, not with the page.
+    const { isValidPhone } = await import('@tunes/shared/phone-rules');
     if (!isValidPhone(state.countryCode, number().phoneNumber)) {
       update({ error: t('messages.cant-authenticate-mobile') });
       return;

@@ -1,4 +1,4 @@
-import { OTP_RESULT } from '@tunes/shared/accounts';
+import { OTP_RESULT } from '@tunes/shared/account-codes';
 import { apiRequest } from '@/lib/api-client';
 import { type CallErrors, isApiError } from '@/lib/api-error';
 

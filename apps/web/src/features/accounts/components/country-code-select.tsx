@@ -53,24 +53,36 @@ function useFallbackRegionNames(language: string): RegionNames | undefined {
   return loaded?.language === language ? loaded.names : undefined;
 }
 
+/** Intl's region names in `language` only (no English fallback); undefined where Intl has none. */
+function intlRegionNames(language: string): ((iso2: string) => string | undefined) | undefined {
+  if (!intlKnows(language)) return undefined;
+  const names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+  return (iso2) => {
+    const name = names.of(iso2);
+    return name && name !== iso2 ? name : undefined;
+  };
+}
+
 /**
- * The world's dial codes from libphonenumber-js, named with Intl.DisplayNames in `language`
- * (or `fallbackNames` where this browser's Intl does not know the language).
+ * The world's dial codes from libphonenumber-js, named with Intl.DisplayNames in `language` (or
+ * `fallbackNames` where this browser's Intl does not know the language) and sorted with that
+ * language's Intl.Collator. A territory with no name in the language (Ascension, Tristan da Cunha
+ * in Mongolian) comes last under its English name, never untranslated at the top.
  */
-function countryOptions(language: string, fallbackNames?: RegionNames): CountryOption[] {
-  let names: Intl.DisplayNames | undefined;
-  try {
-    names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
-  } catch {
-    names = undefined;
+export function countryOptions(language: string, fallbackNames?: RegionNames): CountryOption[] {
+  const localName = intlRegionNames(language);
+  const englishNames = new Intl.DisplayNames(['en'], { type: 'region' });
+  const collator = new Intl.Collator(language);
+  const named: CountryOption[] = [];
+  const unnamed: CountryOption[] = [];
+  for (const iso2 of getCountries()) {
+    const dialCode = Number(getCountryCallingCode(iso2));
+    const name = localName?.(iso2) ?? fallbackNames?.[iso2];
+    if (name) named.push({ iso2, name, dialCode });
+    else unnamed.push({ iso2, name: englishNames.of(iso2) ?? iso2, dialCode });
   }
-  return getCountries()
-    .map((iso2) => ({
-      iso2,
-      name: fallbackNames?.[iso2] ?? names?.of(iso2) ?? iso2,
-      dialCode: Number(getCountryCallingCode(iso2)),
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name, language));
+  const byName = (a: CountryOption, b: CountryOption) => collator.compare(a.name, b.name);
+  return [...named.sort(byName), ...unnamed.sort(byName)];
 }
 
 interface Props {

@@ -1,4 +1,4 @@
-import { OTP_RESEND_SECONDS } from '@tunes/shared/accounts';
+import { OTP_RESEND_SECONDS } from '@tunes/shared/account-codes';
 import { OTP_LENGTH, PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
 import type { Profile } from '@tunes/shared/profile';
 import { formatPhoneForDisplay } from '@tunes/shared/validation';

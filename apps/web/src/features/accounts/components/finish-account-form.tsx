@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { REGISTRATION_COUNTRIES } from '@tunes/shared/accounts';
+import { REGISTRATION_COUNTRIES } from '@tunes/shared/account-codes';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,10 +1,9 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TranslationKey } from '@/lib/i18n';
 import type { LoginMethod } from '@/lib/login-link';
 import { goToProfile } from '../api/sign-in';
 import { blockEnter } from './block-enter';
-import { EmailAuth } from './email-auth';
 import styles from './login-modal.module.css';
 import { MobileLogin } from './mobile-login';
 
@@ -16,6 +15,10 @@ interface Props {
   /** The side the switch opens on; Mobile by default (product.md §2). */
   initialMethod?: LoginMethod;
 }
+
+/** The e-mail side (sign-in, registration, password reset): its own chunk, loaded when chosen. */
+const loadEmailAuth = () => import('./email-auth');
+const EmailAuth = lazy(() => loadEmailAuth().then((module) => ({ default: module.EmailAuth })));
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex="0"]';
 
@@ -46,6 +49,7 @@ const METHODS = [
 /** The login-or-register modal of product.md §2: Mobile (default) or E-mail. */
 export function LoginModal({ onSignedIn = goToProfile, onClose, initialMethod = 'mobile' }: Props) {
   const { t } = useTranslation('accounts');
+  const { t: tc } = useTranslation('common');
   const [method, setMethod] = useState<LoginMethod>(initialMethod);
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -90,6 +94,9 @@ export function LoginModal({ onSignedIn = goToProfile, onClose, initialMethod = 
               type="button"
               className={styles.switchButton}
               aria-pressed={method === name}
+              // Pointing at the e-mail side starts loading it, so it is usually there when chosen.
+              onPointerEnter={name === 'email' ? () => void loadEmailAuth() : undefined}
+              onFocus={name === 'email' ? () => void loadEmailAuth() : undefined}
               onClick={() => setMethod(name)}
             >
               {t(label)}
@@ -99,7 +106,9 @@ export function LoginModal({ onSignedIn = goToProfile, onClose, initialMethod = 
         {method === 'mobile' ? (
           <MobileLogin onSignedIn={onSignedIn} />
         ) : (
-          <EmailAuth onSignedIn={onSignedIn} />
+          <Suspense fallback={<p role="status">{tc('loading')}</p>}>
+            <EmailAuth onSignedIn={onSignedIn} />
+          </Suspense>
         )}
       </div>
     </div>

@@ -2,7 +2,7 @@ import { OTP_LENGTH } from '@tunes/shared/constants';
 import { useTranslation } from 'react-i18next';
 import { FormField, TextField } from '@/components/form-field';
 import { useMobileSignIn } from '../api/mobile-sign-in';
-import { CountryCodeSelect } from './country-code-select';
+import { DeferredCountryCodeSelect } from './deferred-country-code-select';
 import styles from './login-modal.module.css';
 import { NewCodeButton } from './new-code-button';
 
@@ -24,7 +24,7 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
         <FormField id="login-phone" label={t('mobile.phone')} error={state.error}>
           {(control) => (
             <div className={styles.phoneRow}>
-              <CountryCodeSelect value={state.countryCode} onChange={login.setCountryCode} />
+              <DeferredCountryCodeSelect value={state.countryCode} onChange={login.setCountryCode} />
               <input
                 {...control}
                 className="input"

@@ -3,6 +3,7 @@ import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { WholeValue } from '@/components/whole-value';
 import { logout } from '@/lib/auth';
 import styles from './profile.module.css';
 
@@ -34,7 +35,7 @@ export function ProfileDetails({ profile }: { profile: Profile }) {
         <dd>{name || notSet}</dd>
         <dt>{t('profile.email')}</dt>
         <dd>
-          {profile.PrimaryEmail || notSet}
+          {profile.PrimaryEmail ? <WholeValue value={profile.PrimaryEmail} kind="email" /> : notSet}
           <Change
             pending={profile.PendingEmail}
             label={profile.PrimaryEmail ? t('change.email-button') : t('change.add-email-button')}
@@ -44,7 +45,11 @@ export function ProfileDetails({ profile }: { profile: Profile }) {
         </dd>
         <dt>{t('profile.mobile')}</dt>
         <dd>
-          {profile.PhoneNumber ? formatPhoneForDisplay(profile.PhoneNumber) : notSet}
+          {profile.PhoneNumber ? (
+            <WholeValue value={formatPhoneForDisplay(profile.PhoneNumber)} kind="phone" />
+          ) : (
+            notSet
+          )}
           <Change
             pending={profile.PendingPhone && formatPhoneForDisplay(profile.PendingPhone)}
             label={profile.PhoneNumber ? t('change.phone-button') : t('change.add-phone-button')}

@@ -57,15 +57,22 @@ function SilentLoginCheck({ userId, token }: { userId: string; token: string }) 
     };
   }, [userId, token, t, navigate]);
 
+  // Above the page, within its margins (not edge to edge).
   if (state.status === 'checking') {
     return (
-      <p role="status" aria-live="polite">
-        {t('silent.checking')}
-      </p>
+      <div className="page-notice">
+        <p role="status" aria-live="polite">
+          {t('silent.checking')}
+        </p>
+      </div>
     );
   }
   if (state.status === 'error') {
-    return <FormError>{state.message}</FormError>;
+    return (
+      <div className="page-notice">
+        <FormError>{state.message}</FormError>
+      </div>
+    );
   }
   return null;
 }

@@ -3,8 +3,8 @@ import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStartWhenIdle } from '@/lib/use-start-when-idle';
 import { useReducedMotion } from '../hooks/use-reduced-motion';
-import { useStartWhenIdle } from '../hooks/use-start-when-idle';
 import { useVisibleCount } from '../hooks/use-visible-count';
 import styles from './card-carousel.module.css';
 

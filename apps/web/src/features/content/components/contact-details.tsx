@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { WholeValue } from '@/components/whole-value';
 import styles from './contact.module.css';
 
 /** The company's phone, e-mail and address: the same texts as the footer (`common` contact-info). */
@@ -14,11 +15,15 @@ export function ContactDetails() {
       <dl className={styles.list}>
         <dt>{tCommon('footer.phone')}</dt>
         <dd>
-          <a href={`tel:${phone.replace(/\s/g, '')}`}>{phone}</a>
+          <a href={`tel:${phone.replace(/\s/g, '')}`}>
+            <WholeValue value={phone} kind="phone" />
+          </a>
         </dd>
         <dt>{tCommon('footer.email')}</dt>
         <dd>
-          <a href={`mailto:${email}`}>{email}</a>
+          <a href={`mailto:${email}`}>
+            <WholeValue value={email} kind="email" />
+          </a>
         </dd>
         <dt>{tCommon('footer.address')}</dt>
         <dd>{tCommon('contact-info.address')}</dd>

@@ -1,9 +1,9 @@
 import type { ContentCard } from '@tunes/shared/content';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStartWhenIdle } from '@/lib/use-start-when-idle';
 import { useContentCards } from '../api/get-content-cards';
 import { useLandingPage } from '../api/get-landing-page';
-import { useStartWhenIdle } from '../hooks/use-start-when-idle';
 import { Banner } from './banner';
 import { FeaturedVideo } from './featured-video';
 import styles from './landing.module.css';

@@ -3,6 +3,7 @@ import { toEmbedUrl } from '@tunes/shared/embed-url';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './landing.module.css';
+import { ReelArt } from './reel-art';
 
 /** Three short videos; each frame loads only when asked to play, to keep the page light. */
 export function Reels({ reels }: { reels: LandingData['reels'] }) {
@@ -19,6 +20,7 @@ export function Reels({ reels }: { reels: LandingData['reels'] }) {
           return (
             <li key={reel.url + String(index)} className={styles.reel}>
               <div className={styles.reelFrame}>
+                {!(embedUrl && playing === index) && <ReelArt url={reel.url} index={index} />}
                 {embedUrl && playing === index ? (
                   <iframe
                     src={`${embedUrl}${embedUrl.includes('?') ? '&' : '?'}autoplay=1`}

@@ -1,10 +1,10 @@
 import { BREAKPOINT_DESKTOP_PX, BREAKPOINT_PHONE_PX } from '@tunes/shared/constants';
 import { useSyncExternalStore } from 'react';
 
-/** product.md §2: 4 cards, 2 at ≤ 1024 px, 1 below 600 px. */
+/** product.md §2: 4 cards, 2 below 1024 px, 1 below 600 px (at 1024 px four, not two 500 px ones). */
 const STEPS: [query: string, count: number][] = [
   [`(max-width: ${BREAKPOINT_PHONE_PX - 0.02}px)`, 1],
-  [`(max-width: ${BREAKPOINT_DESKTOP_PX}px)`, 2],
+  [`(max-width: ${BREAKPOINT_DESKTOP_PX - 0.02}px)`, 2],
 ];
 const WIDE_COUNT = 4;
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { INVITATION_ERRORS } from '@tunes/shared/family';
+import { INVITATION_ERRORS } from '@tunes/shared/family-codes';
 import { apiRequest } from '@/lib/api-client';
 
 /** Joins the plan of an invitation code; a refusal reads the product.md §8 text. */

@@ -1,6 +1,9 @@
 import type { SharedUser } from '@tunes/shared/family';
 import { formatPhoneForDisplay } from '@tunes/shared/validation';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { WholeValue } from '@/components/whole-value';
 import { useRemoveSharedUser } from '../api/remove-shared-user';
 import styles from './family.module.css';
 
@@ -18,30 +21,52 @@ function ProfileIcon() {
 export function SharedUsers({ subscriptionId, users }: { subscriptionId: string; users: SharedUser[] }) {
   const { t } = useTranslation('family');
   const remove = useRemoveSharedUser(subscriptionId);
+  // The member whose removal is being asked about, with the name the dialog shows.
+  const [asking, setAsking] = useState<{ userId: string; name: string } | null>(null);
   if (users.length === 0) return <p className={styles.muted}>{t('manage.empty')}</p>;
+  const onConfirm = () => {
+    if (!asking) return;
+    remove.mutate(asking.userId, { onSettled: () => setAsking(null) });
+  };
   return (
-    <ul className={styles.members} aria-label={t('manage.list')}>
-      {users.map((user) => {
-        const name = user.FirstName || t('manage.no-name');
-        return (
-          <li key={user.UserId} className={styles.member}>
-            <ProfileIcon />
-            <span className={styles.memberName}>{name}</span>
-            <span className={styles.memberPhone}>{formatPhoneForDisplay(user.Username)}</span>
-            <button
-              type="button"
-              className="button button--danger"
-              aria-label={t('manage.remove-label', { name })}
-              disabled={remove.isPending && remove.variables === user.UserId}
-              onClick={() => {
-                if (window.confirm(t('manage.confirm'))) remove.mutate(user.UserId);
-              }}
-            >
-              {t('manage.remove')}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className={styles.members} aria-label={t('manage.list')}>
+        {users.map((user) => {
+          const name = user.FirstName || t('manage.no-name');
+          return (
+            <li key={user.UserId} className={styles.member}>
+              <ProfileIcon />
+              <span className={styles.memberName}>{name}</span>
+              <span className={styles.memberPhone}>
+                <WholeValue value={formatPhoneForDisplay(user.Username)} kind="phone" />
+              </span>
+              <button
+                type="button"
+                className="button button--danger"
+                aria-label={t('manage.remove-label', { name })}
+                aria-haspopup="dialog"
+                disabled={remove.isPending && remove.variables === user.UserId}
+                onClick={() => setAsking({ userId: user.UserId, name })}
+              >
+                {t('manage.remove')}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {asking && (
+        <ConfirmDialog
+          title={t('manage.confirm-title', { name: asking.name })}
+          confirmLabel={t('manage.remove')}
+          cancelLabel={t('manage.confirm-keep')}
+          busy={remove.isPending}
+          danger
+          onConfirm={onConfirm}
+          onCancel={() => setAsking(null)}
+        >
+          <p>{t('manage.confirm', { name: asking.name })}</p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }

@@ -13,6 +13,7 @@ import { loginHref } from '@/lib/login-link';
 import { usePlans } from '../api/get-plans';
 import { useStartCheckout } from '../api/start-checkout';
 import { useStartQpayCheckout } from '../api/start-qpay-checkout';
+import { BeforePaying } from './before-paying';
 import { ComparisonTable } from './comparison-table';
 import { type PaymentChoice, PaymentMethodChoice } from './payment-method-choice';
 import { PlanCard } from './plan-card';
@@ -177,6 +178,7 @@ export function PremiumPage() {
       </section>
 
       <ComparisonTable />
+      <BeforePaying />
     </div>
   );
 }

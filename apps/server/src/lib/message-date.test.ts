@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { messageDate } from './message-date.js';
+
+describe('messageDate', () => {
+  it('writes English month names in English and numeric parts in Mongolian, never an ISO date', () => {
+    const date = new Date('2026-12-01T10:00:00Z');
+    expect(messageDate(date, 'en')).toBe('December 1, 2026');
+    expect(messageDate(date, 'mn')).toBe('2026 оны 12-р сарын 1');
+  });
+
+  it('counts the UTC day, whatever the hour', () => {
+    expect(messageDate(new Date('2027-01-31T23:59:00Z'), 'en')).toBe('January 31, 2027');
+    expect(messageDate(new Date('2027-01-31T23:59:00Z'), 'mn')).toBe('2027 оны 1-р сарын 31');
+  });
+});

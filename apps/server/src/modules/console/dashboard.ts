@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../deps.js';
+import './tables.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * The dashboard's figures for the last `days` UTC days (today included): active subscriptions by
+ * plan now, new and lapsed subscriptions per day, and revenue per day by method net of refunds.
+ * A few grouped SQL queries; nothing is kept in memory between calls.
+ */
+export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const today = new Date(`${isoDay(now)}T00:00:00.000Z`);
+  const from = new Date(today.getTime() - (days - 1) * DAY_MS);
+  const until = new Date(today.getTime() + DAY_MS);
+
+  const active = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', 'p.id', 's.package_id')
+    .select((eb) => ['p.merchant_code', 'p.name_en', eb.fn.countAll<string>().as('count')])
+    .where('s.start_date', '<=', now)
+    .where((eb) => eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]))
+    .groupBy(['p.merchant_code', 'p.name_en'])
+    .orderBy('p.merchant_code')
+    .execute();
+
+  const dayOf = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const started = await db
+    .selectFrom('subscriptions')
+    .select((eb) => [dayOf('start_date').as('day'), eb.fn.countAll<string>().as('count')])
+    .where('start_date', '>=', from)
+    .where('start_date', '<', until)
+    .groupBy(sql`1`)
+    .execute();
+  // Lapsed: a period that ended within the range and was not followed by a renewal of itself
+  // (a renewed subscription's end date moves forward, so it does not end here).
+  const lapsed = await db
+    .selectFrom('subscriptions')
+    .select((eb) => [dayOf('end_date').as('day'), eb.fn.countAll<string>().as('count')])
+    .where('end_date', '>=', from)
+    .where('end_date', '<', until)
+    .where('end_date', '<=', now)
+    .where((eb) => eb.or([eb('grace_until', 'is', null), eb('grace_until', '<=', now)]))
+    .groupBy(sql`1`)
+    .execute();
+  const revenue = await db
+    .selectFrom('payment_invoices as i')
+    .leftJoin('payment_refunds as r', (join) =>
+      join.onRef('r.invoice_id', '=', 'i.invoice_id').on('r.status', '=', 'done'),
+    )
+    .select([
+      dayOf('i.settled_at').as('day'),
+      'i.method',
+      'i.currency',
+      sql<string>`sum(i.amount - coalesce(r.amount, 0))`.as('amount'),
+    ])
+    .where('i.status', '=', 'paid')
+    .where('i.settled_at', '>=', from)
+    .where('i.settled_at', '<', until)
+    .groupBy([sql`1`, 'i.method', 'i.currency'])
+    .orderBy(sql`1`)
+    .orderBy('i.method')
+    .execute();
+
+  const counts = (rows: { day: string; count: string }[]) =>
+    new Map(rows.map((row) => [row.day, Number(row.count)]));
+  const newByDay = counts(started);
+  const lapsedByDay = counts(lapsed);
+  const daily = Array.from({ length: days }, (_, index) => {
+    const date = isoDay(new Date(from.getTime() + index * DAY_MS));
+    return { date, new: newByDay.get(date) ?? 0, lapsed: lapsedByDay.get(date) ?? 0 };
+  });
+  return {
+    days,
+    from: isoDay(from),
+    to: isoDay(today),
+    activeByPlan: active.map((row) => ({
+      packageCode: row.merchant_code,
+      packageName: row.name_en,
+      count: Number(row.count),
+    })),
+    daily,
+    revenue: revenue.map((row) => ({
+      date: row.day,
+      method: row.method,
+      currency: row.currency,
+      amount: Number(row.amount),
+    })),
+  };
+}

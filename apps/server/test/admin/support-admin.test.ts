@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries, consoleCall, signedInOperator } from '../helpers/console.js';
+import { createUser, DAY_MS, PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
+import { ownSubscriptions, subscriber } from '../helpers/premium.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let support: { cookie: string; email: string };
+let admin: { cookie: string; email: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  await withPlans(t);
+  support = await signedInOperator(t, 'support');
+  admin = await signedInOperator(t, 'admin');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const profileOf = async (userId: string) => {
+  const answer = await t.app.inject({
+    method: 'GET',
+    url: `/api/users/${userId}/profile`,
+    headers: { ...STORE, ...(await t.authHeader(userId)) },
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json() as {
+    Subscriptions: { SubscriptionId: string; EndDate: string; IsAutoRenew: boolean }[];
+  };
+};
+
+describe('support', () => {
+  it('finds a listener by phone, e-mail or id and sees their subscriptions, payments and messages', async () => {
+    const buyer = await subscriber(t);
+    const phone = buyer.user.phone_number ?? '';
+    for (const q of [phone, phone.slice(3), buyer.user.id]) {
+      const found = await consoleCall(
+        t,
+        support.cookie,
+        'GET',
+        `/api/admin/users?q=${encodeURIComponent(q)}`,
+      );
+      expect(found.json(), q).toMatchObject({ users: [{ id: buyer.user.id, msisdn: phone }] });
+    }
+    const mailer = await createUser(t.db, {
+      primary_email: 'Saraa@Example.mn'.toLowerCase(),
+      phone_number: null,
+    });
+    const byMail = await consoleCall(t, support.cookie, 'GET', '/api/admin/users?q=SARAA%40example.mn');
+    expect(byMail.json()).toMatchObject({ users: [{ id: mailer.id }] });
+
+    const detail = await consoleCall(t, support.cookie, 'GET', `/api/admin/users/${buyer.user.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json()).toMatchObject({
+      user: { id: buyer.user.id },
+      subscriptions: [
+        { id: buyer.period.id, packageCode: PLAN_CODES.premium, status: 'active', role: 'owner' },
+      ],
+      payments: [{ invoiceId: buyer.invoiceId, status: 'paid', method: 'card', refundedAt: null }],
+    });
+    expect((await consoleCall(t, support.cookie, 'GET', '/api/admin/users/not-an-id')).statusCode).toBe(404);
+  });
+
+  it("extends a period by N days, which the listener's profile shows, and audits it", async () => {
+    const buyer = await subscriber(t);
+    const before = await profileOf(buyer.user.id);
+    const end = new Date(before.Subscriptions[0]?.EndDate ?? 0).getTime();
+    const answer = await consoleCall(
+      t,
+      support.cookie,
+      'POST',
+      `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`,
+      { days: 10 },
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    const after = await profileOf(buyer.user.id);
+    expect(new Date(after.Subscriptions[0]?.EndDate ?? 0).getTime()).toBe(end + 10 * DAY_MS);
+    const entries = await auditEntries(t, admin.cookie, 'user.extend');
+    expect(entries[0]).toMatchObject({
+      targetId: buyer.period.id,
+      operator: { email: support.email },
+      before: { endDate: new Date(end).toISOString() },
+      after: { endDate: new Date(end + 10 * DAY_MS).toISOString(), days: 10 },
+    });
+    const tooMany = await consoleCall(
+      t,
+      support.cookie,
+      'POST',
+      `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`,
+      { days: 1000 },
+    );
+    expect(tooMany.statusCode).toBe(400);
+  });
+
+  it('adds up 100 extends of one day sent at once (each reads the period under a row lock)', async () => {
+    const buyer = await subscriber(t);
+    const before = await profileOf(buyer.user.id);
+    const end = new Date(before.Subscriptions[0]?.EndDate ?? 0).getTime();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        consoleCall(
+          t,
+          support.cookie,
+          'POST',
+          `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`,
+          { days: 1 },
+        ),
+      ),
+    );
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    const after = await profileOf(buyer.user.id);
+    expect(new Date(after.Subscriptions[0]?.EndDate ?? 0).getTime()).toBe(end + 100 * DAY_MS);
+  });
+
+  it('cancels renewal or ends the period now, resends a receipt and ends sessions', async () => {
+    const buyer = await subscriber(t);
+    const base = `/api/admin/users/${buyer.user.id}`;
+    const soft = await consoleCall(
+      t,
+      support.cookie,
+      'POST',
+      `${base}/subscriptions/${buyer.period.id}/cancel`,
+      {
+        immediately: false,
+      },
+    );
+    expect(soft.json()).toMatchObject({ subscription: { autoRenew: false, status: 'active' } });
+    const hard = await consoleCall(
+      t,
+      support.cookie,
+      'POST',
+      `${base}/subscriptions/${buyer.period.id}/cancel`,
+      {
+        immediately: true,
+      },
+    );
+    expect(hard.json()).toMatchObject({ subscription: { status: 'cancelled' } });
+    expect((await profileOf(buyer.user.id)).Subscriptions).toEqual([]);
+
+    const resent = await consoleCall(
+      t,
+      support.cookie,
+      'POST',
+      `${base}/payments/${buyer.invoiceId}/resend-receipt`,
+      {},
+    );
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toEqual({ sentTo: [buyer.user.phone_number] });
+    const detail = (await consoleCall(t, support.cookie, 'GET', base)).json() as {
+      messages: { text: string }[];
+    };
+    expect(detail.messages[0]?.text).toContain(`/receipts/${buyer.invoiceId}`);
+
+    const ended = await consoleCall(t, support.cookie, 'POST', `${base}/sessions/end`, {});
+    expect(ended.statusCode).toBe(200);
+    for (const action of ['user.cancel', 'user.receipt.resend', 'user.sessions.end']) {
+      expect(await auditEntries(t, admin.cookie, action), action).not.toHaveLength(0);
+    }
+  });
+});
+
+describe('admin', () => {
+  it('makes a voucher batch, downloads its CSV, and revokes the unused codes', async () => {
+    const packages = (await consoleCall(t, admin.cookie, 'GET', '/api/admin/vouchers/packages')).json() as {
+      packages: { code: string }[];
+    };
+    expect(packages.packages.map((p) => p.code)).toContain(PLAN_CODES.premium);
+    const expiresAt = new Date(t.clock.now().getTime() + 30 * DAY_MS).toISOString();
+    const made = await consoleCall(t, admin.cookie, 'POST', '/api/admin/vouchers/batches', {
+      packageCode: PLAN_CODES.premium,
+      days: 30,
+      count: 5,
+      expiresAt,
+      note: 'Partner X',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { batch } = made.json() as { batch: { id: string; count: number } };
+    expect(batch.count).toBe(5);
+    const unknown = await consoleCall(t, admin.cookie, 'POST', '/api/admin/vouchers/batches', {
+      packageCode: 'NOPE',
+      days: 30,
+      count: 5,
+      expiresAt,
+    });
+    expect(unknown.json()).toMatchObject({ field: 'packageCode' });
+
+    const csv = await consoleCall(
+      t,
+      admin.cookie,
+      'GET',
+      `/api/admin/vouchers/batches/${batch.id}/codes.csv`,
+    );
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toContain('attachment');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('code,package,days,expires_at,status');
+    expect(lines).toHaveLength(6);
+    const codes = lines.slice(1).map((line) => line.split(',')[0] ?? '');
+
+    const listener = await createUser(t.db);
+    const headers = { ...STORE, ...(await t.authHeader(listener.id)) };
+    const redeemed = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/redeemvoucher?code=${codes[0]}`,
+      headers,
+    });
+    expect(redeemed.statusCode, redeemed.body).toBe(200);
+
+    const revoked = await consoleCall(
+      t,
+      admin.cookie,
+      'POST',
+      `/api/admin/vouchers/batches/${batch.id}/revoke`,
+      {},
+    );
+    expect(revoked.json()).toMatchObject({ revokedNow: 4, batch: { redeemed: 1, revoked: 4 } });
+    const other = await createUser(t.db);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/redeemvoucher?code=${codes[1]}`,
+      headers: { ...STORE, ...(await t.authHeader(other.id)) },
+    });
+    expect(refused.statusCode).toBe(400);
+    const after = await consoleCall(
+      t,
+      admin.cookie,
+      'GET',
+      `/api/admin/vouchers/batches/${batch.id}/codes.csv`,
+    );
+    expect(after.body).toContain(`${codes[0]},${PLAN_CODES.premium},30,`);
+    expect(after.body.match(/,revoked/g)).toHaveLength(4);
+    expect(after.body.match(/,redeemed/g)).toHaveLength(1);
+    expect(await auditEntries(t, admin.cookie, 'voucher.batch.create')).not.toHaveLength(0);
+    expect(await auditEntries(t, admin.cookie, 'voucher.batch.revoke')).not.toHaveLength(0);
+  });
+
+  it('refunds a card payment once under a burst, through the gateway, and ends the period it paid for', async () => {
+    const buyer = await subscriber(t);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        consoleCall(t, admin.cookie, 'POST', `/api/admin/payments/${buyer.invoiceId}/refund`, {
+          reason: 'Charged twice',
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+    expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({
+      error: 'already_refunded',
+    });
+    const atGateway = await t.db
+      .selectFrom('sandbox_gateway_refunds')
+      .selectAll()
+      .where('invoice_id', '=', buyer.invoiceId)
+      .execute();
+    expect(atGateway).toHaveLength(1);
+    const [period] = await ownSubscriptions(t, buyer.user.id);
+    expect(period?.end_date.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
+    expect((await profileOf(buyer.user.id)).Subscriptions).toEqual([]);
+    const entries = await auditEntries(t, admin.cookie, 'payment.refund');
+    expect(entries.filter((entry) => entry.targetId === buyer.invoiceId)).toHaveLength(1);
+  });
+
+  it('shows purchases on the dashboard: active by plan, new per day and revenue by method', async () => {
+    const fresh = await createTestApp();
+    try {
+      await withPlans(fresh);
+      const boss = await signedInOperator(fresh, 'admin');
+      await subscriber(fresh, PLAN_CODES.premium);
+      await subscriber(fresh, PLAN_CODES.premium);
+      const family = await subscriber(fresh, PLAN_CODES.family);
+      const answer = await consoleCall(fresh, boss.cookie, 'GET', '/api/admin/dashboard?days=30');
+      expect(answer.statusCode, answer.body).toBe(200);
+      const figures = answer.json() as {
+        activeByPlan: { packageCode: string; count: number }[];
+        daily: { date: string; new: number; lapsed: number }[];
+        revenue: { method: string; amount: number; date: string }[];
+      };
+      expect(figures.daily).toHaveLength(30);
+      const today = fresh.clock.now().toISOString().slice(0, 10);
+      expect(figures.daily.at(-1)).toEqual({ date: today, new: 3, lapsed: 0 });
+      expect(figures.activeByPlan).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ packageCode: PLAN_CODES.premium, count: 2 }),
+          expect.objectContaining({ packageCode: PLAN_CODES.family, count: 1 }),
+        ]),
+      );
+      const paid = await fresh.db
+        .selectFrom('payment_invoices')
+        .select('amount')
+        .where('status', '=', 'paid')
+        .execute();
+      expect(figures.revenue).toEqual([
+        expect.objectContaining({
+          date: today,
+          method: 'card',
+          amount: paid.reduce((sum, row) => sum + row.amount, 0),
+        }),
+      ]);
+      const year = await consoleCall(fresh, boss.cookie, 'GET', '/api/admin/dashboard?days=365');
+      expect((year.json() as { daily: unknown[] }).daily).toHaveLength(365);
+      expect(family.period.id).toBeTruthy();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('pages the audit log', async () => {
+    const first = await consoleCall(t, admin.cookie, 'GET', '/api/admin/audit?limit=2');
+    const page = first.json() as { entries: { id: string }[]; nextBefore: string | null };
+    expect(page.entries).toHaveLength(2);
+    expect(page.nextBefore).toBe(page.entries[1]?.id);
+    const second = await consoleCall(
+      t,
+      admin.cookie,
+      'GET',
+      `/api/admin/audit?limit=2&before=${page.nextBefore}`,
+    );
+    const next = second.json() as { entries: { id: string }[] };
+    expect(Number(next.entries[0]?.id)).toBeLessThan(Number(page.nextBefore));
+  });
+});

@@ -1,0 +1,51 @@
+/** The shapes of docs/console-api.md §4. */
+export interface UserSummary {
+  id: string;
+  msisdn: string | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  createdAt: string;
+  deleted: boolean;
+}
+
+export interface SubscriptionView {
+  id: string;
+  packageCode: string;
+  packageName: string;
+  status: 'active' | 'ended' | 'cancelled';
+  startDate: string;
+  endDate: string;
+  autoRenew: boolean;
+  role: 'owner' | 'member';
+}
+
+export interface PaymentView {
+  invoiceId: string;
+  createdAt: string;
+  paidAt: string | null;
+  amount: number;
+  currency: string;
+  packageName: string;
+  method: 'card' | 'qpay' | 'voucher';
+  kind: string;
+  status: string;
+  refundedAt: string | null;
+  receiptUrl: string | null;
+}
+
+export interface MessageView {
+  channel: 'sms' | 'email';
+  to: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface UserDetail {
+  user: UserSummary & { language: string };
+  subscriptions: SubscriptionView[];
+  family: { subscriptionId: string; owner: UserSummary; members: UserSummary[] }[];
+  payments: PaymentView[];
+  messages: MessageView[];
+  activeSessions: number;
+}
