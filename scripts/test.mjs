@@ -9,7 +9,8 @@
 // Set TEST_LAYERS=unit,integration to run some layers only (the summary still names skipped ones).
 // On a fresh clone it first installs the dependencies (npm ci) and, as root, Debian's Chromium.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 const requested = process.env.TEST_LAYERS?.split(',').map((layer) => layer.trim());
 const wants = (layer) => !requested || requested.includes(layer);
@@ -23,14 +24,74 @@ function findChromium() {
   ].find((candidate) => candidate && existsSync(candidate));
 }
 
+// Each test layer also writes a JSON report here, so the summary at the very end can name the
+// failed tests (CI keeps only the tail of the output).
+const reportDir = path.resolve('test-results/layers');
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+const reportOf = (name) => path.join(reportDir, `${name}.json`);
+const vitestArgs = (project, report) => [
+  'vitest',
+  'run',
+  '--project',
+  project,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${reportOf(report)}`,
+];
+
 const results = [];
-function run(layer, command, args, env = {}) {
+function run(layer, command, args, env = {}, report = undefined) {
   const started = Date.now();
   process.stdout.write(`\n▶ ${layer}: ${command} ${args.join(' ')}\n`);
   const outcome = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const ok = outcome.status === 0;
-  results.push({ layer, ok, seconds: Math.round((Date.now() - started) / 1000) });
+  results.push({ layer, ok, seconds: Math.round((Date.now() - started) / 1000), report });
   return ok;
+}
+
+const firstLine = (text) =>
+  String(text ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 200) ?? '';
+
+/** "file › test: first line of the error" for each failed test in a layer's JSON report. */
+function failedTests(report) {
+  if (!report || !existsSync(reportOf(report))) return [];
+  const data = JSON.parse(readFileSync(reportOf(report), 'utf8'));
+  const failures = [];
+  if (Array.isArray(data.testResults)) {
+    // Vitest's JSON reporter
+    for (const file of data.testResults) {
+      const name = path.relative(process.cwd(), file.name);
+      const failed = file.assertionResults.filter((test) => test.status === 'failed');
+      for (const test of failed)
+        failures.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      if (failed.length === 0 && file.status === 'failed')
+        failures.push(`${name}: ${firstLine(file.message)}`);
+    }
+  } else {
+    // Playwright's JSON reporter
+    const visit = (suite, file) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests ?? []) {
+          if (test.status === 'expected' || test.status === 'skipped') continue;
+          const last = test.results?.at(-1);
+          failures.push(
+            `${spec.file ?? file} › ${spec.title}: ${test.status}, ${firstLine(last?.error?.message ?? last?.status)}`,
+          );
+        }
+      }
+      for (const child of suite.suites ?? []) visit(child, suite.file ?? file);
+    };
+    for (const suite of data.suites ?? []) visit(suite, suite.file);
+    for (const error of data.errors ?? []) failures.push(`(outside a test): ${firstLine(error.message)}`);
+  }
+  return failures;
 }
 
 /** node_modules is missing, or older than the lock file npm last installed from. */
@@ -69,13 +130,21 @@ if (wants('static')) {
 }
 if (wants('unit')) run('unit', 'npx', ['vitest', 'run', '--project', 'unit']);
 if (wants('integration')) {
-  run('integration (PGlite)', 'npx', ['vitest', 'run', '--project', 'integration'], {
-    TEST_DATABASE: 'pglite',
-  });
+  run(
+    'integration (PGlite)',
+    'npx',
+    vitestArgs('integration', 'integration-pglite'),
+    { TEST_DATABASE: 'pglite' },
+    'integration-pglite',
+  );
   if (process.env.DATABASE_URL) {
-    run('integration (PostgreSQL)', 'npx', ['vitest', 'run', '--project', 'integration'], {
-      TEST_DATABASE: 'postgres',
-    });
+    run(
+      'integration (PostgreSQL)',
+      'npx',
+      vitestArgs('integration', 'integration-postgres'),
+      { TEST_DATABASE: 'postgres' },
+      'integration-postgres',
+    );
   } else {
     process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
   }
@@ -91,11 +160,17 @@ if (wants('cluster') && process.env.DATABASE_URL && process.env.REDIS_URL && !cl
 }
 const built = wants('e2e') || wants('cluster') ? run('build', 'npm', ['run', 'build']) : false;
 if (wants('e2e') && built) {
-  run('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+  run(
+    'e2e',
+    'npx',
+    ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+    { PLAYWRIGHT_JSON_OUTPUT_FILE: reportOf('e2e') },
+    'e2e',
+  );
 }
 if (wants('cluster') && built) {
   if (process.env.DATABASE_URL && process.env.REDIS_URL && clusterReady()) {
-    run('scale-out (3 processes behind HAProxy)', 'npx', ['vitest', 'run', '--project', 'cluster']);
+    run('scale-out (3 processes behind HAProxy)', 'npx', vitestArgs('cluster', 'cluster'), {}, 'cluster');
   } else {
     process.stdout.write(
       '\n(scale-out not run: it needs DATABASE_URL, REDIS_URL and HAProxy — sudo apt-get install -y haproxy)\n',
@@ -104,8 +179,15 @@ if (wants('cluster') && built) {
 }
 
 process.stdout.write('\nTest layers:\n');
-for (const { layer, ok, seconds } of results)
+for (const { layer, ok, seconds, report } of results) {
   process.stdout.write(`  ${ok ? 'pass' : 'FAIL'}  ${layer} (${seconds}s)\n`);
+  if (ok) continue;
+  try {
+    for (const failure of failedTests(report)) process.stdout.write(`          ✗ ${failure}\n`);
+  } catch (error) {
+    process.stdout.write(`          (its report could not be read: ${error.message})\n`);
+  }
+}
 if (results.length === 0) {
   process.stderr.write('No test layer ran.\n');
   process.exit(1);
