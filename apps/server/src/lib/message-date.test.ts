@@ -8,8 +8,9 @@ describe('messageDate', () => {
     expect(messageDate(date, 'mn')).toBe('2026 оны 12-р сарын 1');
   });
 
-  it('counts the UTC day, whatever the hour', () => {
-    expect(messageDate(new Date('2027-01-31T23:59:00Z'), 'en')).toBe('January 31, 2027');
-    expect(messageDate(new Date('2027-01-31T23:59:00Z'), 'mn')).toBe('2027 оны 1-р сарын 31');
+  it("counts the day in Ulaanbaatar (UTC+8), whatever the server's zone", () => {
+    expect(messageDate(new Date('2027-01-31T15:59:00Z'), 'en')).toBe('January 31, 2027');
+    expect(messageDate(new Date('2027-01-31T16:00:00Z'), 'en')).toBe('February 1, 2027');
+    expect(messageDate(new Date('2027-01-31T16:00:00Z'), 'mn')).toBe('2027 оны 2-р сарын 1');
   });
 });

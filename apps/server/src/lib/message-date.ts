@@ -1,18 +1,24 @@
 import type { Lang } from '../modules/accounts/messages.js';
 
-const english = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+/**
+ * Listeners are in Mongolia: a message names the day as a clock in Ulaanbaatar (UTC+8, no
+ * daylight saving) shows it, whatever zone the server runs in. A period ending at 20:00 UTC ends
+ * the next morning there.
+ */
+export const SERVICE_TIME_ZONE = 'Asia/Ulaanbaatar';
+
+const english = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: SERVICE_TIME_ZONE });
 const numeric = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   month: 'numeric',
   day: 'numeric',
-  timeZone: 'UTC',
+  timeZone: SERVICE_TIME_ZONE,
 });
 
 /**
  * A date as the recipient of an SMS or e-mail reads it: "December 1, 2026" or, in Mongolian,
  * "2026 оны 12-р сарын 1" built from numeric parts (as the site's `lib/format.ts` does, so a
- * runtime without Mongolian date data writes no English month names). The day is the UTC one,
- * as the messages have always counted it.
+ * runtime without Mongolian date data writes no English month names), in Ulaanbaatar's day.
  */
 export function messageDate(date: Date, lang: Lang): string {
   if (lang === 'en') return english.format(date);

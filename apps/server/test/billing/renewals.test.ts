@@ -194,7 +194,9 @@ describe('without a saved card', () => {
     const end = period.end_date;
     await at(end.getTime() - 3 * DAY + 60_000);
     const [reminder] = await messagesTo(user.phone_number ?? '');
-    const date = `${end.getUTCFullYear()} оны ${end.getUTCMonth() + 1}-р сарын ${end.getUTCDate()}`;
+    // The day as Ulaanbaatar (UTC+8) counts it.
+    const there = new Date(end.getTime() + 8 * 3_600_000);
+    const date = `${there.getUTCFullYear()} оны ${there.getUTCMonth() + 1}-р сарын ${there.getUTCDate()}`;
     expect(reminder?.text).toContain(`${date}-нд дуусна`);
     expect(reminder?.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   }, 60_000);
