@@ -37,6 +37,8 @@ const largeUsers = Number(process.env.BENCH_USERS_LARGE ?? 1_000_000);
 const smallUsers = 1_000;
 /** The generated listener whose calls are measured: a Family owner with two members and a code. */
 const BENCH_USER = 999;
+/** The call name of the landing budget's floor (bench/lib/same-bytes.mjs). */
+const SAME_BYTES = 'landing bytes from bare node:http';
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const chromePath = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (candidate) => candidate && existsSync(candidate),
@@ -128,6 +130,27 @@ async function measureApi(server, database, users, ids, databasePids) {
       authed,
     ],
   ];
+  // The landing budget's floor: a bare node:http server sending the app's very bytes (headers
+  // and body), measured beside hello-world so the app's own share shows (bench/lib/same-bytes.mjs).
+  const floorPort = await freePort();
+  const floor = startNode(path.join(root, 'bench/lib/same-bytes.mjs'), [], {
+    PORT: String(floorPort),
+    TARGET: `${server.baseUrl}/api/landing-page`,
+    HEADERS: JSON.stringify(browser),
+  });
+  try {
+    await waitFor(`http://127.0.0.1:${floorPort}/`, { child: floor.child });
+    await measureRounds(server, database, users, calls, databasePids, {
+      url: `http://127.0.0.1:${floorPort}/`,
+      pid: floor.child.pid,
+      headers: browser,
+    });
+  } finally {
+    await stop(floor.child);
+  }
+}
+
+async function measureRounds(server, database, users, calls, databasePids, floor) {
   // Rounds interleave the baseline and the calls, so a burst of other load on the machine
   // shows as spread between rounds rather than as a shifted median.
   for (let round = 1; round <= rounds; round++) {
@@ -139,6 +162,25 @@ async function measureApi(server, database, users, ids, databasePids) {
     results.api.push({ database, users, round, call: 'hello-world', status: 200, ...hello });
     log(
       `[${elapsed()}] ${database}, ${users} users, round ${round}/${rounds}: hello-world ${hello.requestsPerSecond} req/s, ${hello.cpuMicrosPerRequest} µs CPU/request`,
+    );
+    const floorFigures = await measure(floor.url, {
+      connections,
+      seconds,
+      headers: floor.headers,
+      pids: [floor.pid],
+    });
+    results.api.push({
+      database,
+      users,
+      round,
+      call: SAME_BYTES,
+      status: 200,
+      ...floorFigures,
+      ratioToBaseline: Number((floorFigures.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
+      cpuRatioToBaseline: Number((floorFigures.cpuMicrosPerRequest / hello.cpuMicrosPerRequest).toFixed(2)),
+    });
+    log(
+      `[${elapsed()}]   ${SAME_BYTES.padEnd(46)} ${String(floorFigures.requestsPerSecond).padStart(6)} req/s  CPU ${floorFigures.cpuMicrosPerRequest} µs/req (${(floorFigures.cpuMicrosPerRequest / hello.cpuMicrosPerRequest).toFixed(2)}× hello-world)`,
     );
     for (const [name, url, headers] of calls) {
       const check = await fetch(`${server.baseUrl}${url}`, { headers });
