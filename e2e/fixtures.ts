@@ -53,20 +53,47 @@ export async function readOutbox(request: APIRequestContext, to: string): Promis
   return (await response.json()) as OutboxMessage[];
 }
 
-/** Waits for the newest message to `to` (sent after `after`, if given) and returns it. */
+/**
+ * The server's business time (POST /dev/clock with no advance answers it): tests on the shared
+ * server move it forward 31 s at a time, so a day shown by the site is judged against it, not
+ * against this machine's clock.
+ */
+export async function serverNow(request: APIRequestContext): Promise<Date> {
+  const response = await request.post(`${baseUrl()}/dev/clock`, { data: { advanceSeconds: 0 } });
+  expect(response.ok(), `POST /dev/clock answered ${response.status()}`).toBe(true);
+  return new Date(((await response.json()) as { now: string }).now);
+}
+
+/** How many messages the outbox holds for a recipient now: `latestMessage` then waits for a newer one. */
+export interface OutboxMark {
+  to: string;
+  held: number;
+}
+
+/**
+ * Marks the outbox of `to` before an action that sends it a message. Messages carry the server's
+ * business time, which /dev/clock moves for every test on the server, so "sent after" is judged
+ * by what the outbox held, never by comparing clocks.
+ */
+export async function outboxMark(request: APIRequestContext, to: string): Promise<OutboxMark> {
+  return { to, held: (await readOutbox(request, to)).length };
+}
+
+/** Waits for the newest message to `to` (one the outbox did not hold at `after`, if given). */
 export async function latestMessage(
   request: APIRequestContext,
   to: string,
-  after?: Date,
+  after?: OutboxMark,
 ): Promise<OutboxMessage> {
-  let found: OutboxMessage | undefined;
+  if (after && after.to !== to) throw new Error(`the mark is of ${after.to}, not of ${to}`);
+  let messages: OutboxMessage[] = [];
   await expect
     .poll(async () => {
-      [found] = await readOutbox(request, to);
-      return Boolean(found && (!after || new Date(found.createdAt).getTime() >= after.getTime() - 1000));
+      messages = await readOutbox(request, to);
+      return messages.length > (after?.held ?? 0);
     })
     .toBe(true);
-  return found as OutboxMessage;
+  return messages[0] as OutboxMessage;
 }
 
 async function requestCode(request: APIRequestContext, msisdn: string): Promise<void> {
@@ -106,9 +133,9 @@ export async function signInByApi(
   options: SignInOptions = {},
 ): Promise<SignedInUser> {
   const msisdn = options.msisdn ?? randomMsisdn();
-  const requestedAt = new Date();
+  const beforeCode = await outboxMark(request, msisdn);
   await requestCode(request, msisdn);
-  const { code } = await latestMessage(request, msisdn, requestedAt);
+  const { code } = await latestMessage(request, msisdn, beforeCode);
   if (!code) throw new Error(`the message to ${msisdn} carries no code`);
   let answer = await grant(request, msisdn, code);
   if (answer.status() === 400 && ((await answer.json()) as { error?: string }).error === '604') {
@@ -135,13 +162,13 @@ export async function registerEmailUserByApi(
 ): Promise<{ sub: string; email: string; password: string }> {
   const email = options.email ?? randomEmail();
   const password = options.password ?? 'secret-123';
-  const requestedAt = new Date();
+  const beforeCode = await outboxMark(request, email);
   const sent = await request.get(`${baseUrl()}/api/users/requestotp`, {
     headers: STORE,
     params: { email, otpprovider: 'email', language: 'en' },
   });
   if (!sent.ok()) throw new Error(`requestotp answered ${sent.status()}: ${await sent.text()}`);
-  const { code } = await latestMessage(request, email, requestedAt);
+  const { code } = await latestMessage(request, email, beforeCode);
   const registered = await request.post(`${baseUrl()}/api/users/register`, {
     headers: STORE,
     data: { Email: email, Username: email, Password: password, Country: 'MN', Language: 'en', Otp: code },

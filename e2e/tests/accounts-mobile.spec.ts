@@ -1,4 +1,4 @@
-import { expect, latestMessage, randomMsisdn, readOutbox, signInByApi, test } from '../fixtures';
+import { expect, latestMessage, outboxMark, randomMsisdn, readOutbox, signInByApi, test } from '../fixtures';
 
 test.describe('mobile login', () => {
   test('a new number gets a code, is registered automatically (604) and lands on /profile', async ({
@@ -45,9 +45,9 @@ test.describe('mobile login', () => {
     await expect(dialog.getByLabel('Code', { exact: true })).toBeVisible();
     const resend = dialog.getByRole('button', { name: 'Resend code' });
     await expect(resend).toBeVisible({ timeout: 35_000 });
-    const resentAt = new Date();
+    const beforeResend = await outboxMark(page.request, user.msisdn);
     await resend.click();
-    const { code } = await latestMessage(page.request, user.msisdn, resentAt);
+    const { code } = await latestMessage(page.request, user.msisdn, beforeResend);
     await dialog.getByLabel('Code', { exact: true }).fill(code ?? '');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(page).toHaveURL(/\/profile$/);
@@ -103,9 +103,9 @@ test.describe('mobile login', () => {
     // The new code comes once the resend countdown allows it, and signs in.
     const newCode = dialog.getByRole('button', { name: 'Send a new code' });
     await expect(newCode).toBeEnabled({ timeout: 35_000 });
-    const resentAt = new Date();
+    const beforeResend = await outboxMark(page.request, msisdn);
     await newCode.click();
-    const fresh = await latestMessage(page.request, msisdn, resentAt);
+    const fresh = await latestMessage(page.request, msisdn, beforeResend);
     await codeField.fill(fresh.code ?? '');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(page).toHaveURL(/\/profile$/);

@@ -4,6 +4,7 @@ import {
   baseUrl,
   expect,
   latestMessage,
+  outboxMark,
   randomMsisdn,
   registerEmailUserByApi,
   type SignedInUser,
@@ -85,13 +86,13 @@ async function pastResendWindow(request: APIRequestContext) {
 /** A code to `msisdn` and the msisdn grant with it: the grant's answer. */
 async function grantByNumber(request: APIRequestContext, msisdn: string) {
   await pastResendWindow(request);
-  const requestedAt = new Date();
+  const beforeCode = await outboxMark(request, msisdn);
   const sent = await request.get(`${baseUrl()}/api/users/requestotp`, {
     headers: STORE,
     params: { msisdn, language: 'en', otpprovider: 'sms' },
   });
   expect(sent.ok(), await sent.text()).toBe(true);
-  const { code } = await latestMessage(request, msisdn, requestedAt);
+  const { code } = await latestMessage(request, msisdn, beforeCode);
   return token(request, { grant_type: 'msisdn', msisdn, code: code ?? '', skip_decryption: 'true' });
 }
 
@@ -218,9 +219,9 @@ for (const language of LANGUAGES) {
       expect(await seriousViolations(page)).toEqual([]);
 
       await pastResendWindow(page.request);
-      const askedAt = new Date();
+      const beforeCode = await outboxMark(page.request, me.msisdn);
       await dialog.getByRole('button', { name: say('accounts:delete.send-code') }).click();
-      const { code } = await latestMessage(page.request, me.msisdn, askedAt);
+      const { code } = await latestMessage(page.request, me.msisdn, beforeCode);
       await dialog.getByLabel(say('accounts:delete.code'), { exact: true }).fill(code ?? '');
       const confirm = dialog.getByRole('button', { name: say('accounts:delete.confirm') });
       await expect(confirm).toBeDisabled(); // not until the listener says they understand
@@ -270,12 +271,13 @@ for (const language of LANGUAGES) {
       await expect(details).toContainText(`+976 ${me.msisdn.slice(3)}`);
       const { code } = await latestMessage(page.request, newNumber);
       await enterCode(page, say, code ?? '');
+      const beforeNotice = await outboxMark(page.request, me.msisdn);
       await dialog.getByRole('button', { name: say('accounts:change.confirm') }).click();
       await expect(page.getByText(say('accounts:change.phone-changed'))).toBeVisible();
       await expect(dialog).toBeHidden();
       await expect(details).toContainText(`+976 ${newNumber.slice(3)}`);
 
-      const notice = await latestMessage(page.request, me.msisdn);
+      const notice = await latestMessage(page.request, me.msisdn, beforeNotice);
       expect(notice.code).toBeNull();
       expect(notice.text).toContain(newNumber.slice(-4));
       const byNewNumber = await grantByNumber(page.request, newNumber);
@@ -315,6 +317,7 @@ for (const language of LANGUAGES) {
       await page.keyboard.press('Enter');
       await expect(dialog).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      const beforeNotice = await outboxMark(page.request, owner.msisdn);
       await dialog.getByRole('button', { name: say('family:leave.confirm') }).click();
 
       await expect(page.getByText(say('family:leave.done'))).toBeVisible();
@@ -322,7 +325,9 @@ for (const language of LANGUAGES) {
       await expect(status.getByText(say('premium:status.inactive'), { exact: true })).toBeVisible();
       await expect(page.getByRole('heading', { name: say('vouchers:title') })).toBeVisible();
 
-      expect((await latestMessage(page.request, owner.msisdn)).text).toMatch(/left your shared Tunes plan/);
+      expect((await latestMessage(page.request, owner.msisdn, beforeNotice)).text).toMatch(
+        /left your shared Tunes plan/,
+      );
       const auth = { ...STORE, Authorization: `Bearer ${owner.access_token}` };
       const profile = await page.request.get(`${baseUrl()}/api/users/${owner.sub}/profile`, {
         headers: auth,

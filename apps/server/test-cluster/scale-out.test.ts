@@ -94,16 +94,39 @@ const json = (body: unknown) => ({
 });
 const bearer = (token: string) => ({ ...STORE, authorization: `Bearer ${token}` });
 
-async function codeSentTo(msisdn: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
+/** The newest code in the outbox of `msisdn`, waiting up to `waitMs` for one to arrive. */
+async function codeSentTo(msisdn: string, waitMs = 5000): Promise<string | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
     const messages = (await (await call(cluster.url, `/dev/outbox?to=${msisdn}`)).json()) as {
       code: string | null;
     }[];
     const code = messages[0]?.code;
     if (code) return code;
+    if (Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no code reached ${msisdn}`);
+}
+
+/**
+ * Asks for a code to `msisdn` and answers it, as the site's "send again" would after a crash:
+ * a request that reached a process which sent the code and died before answering is sent again
+ * and refused as "sent moments ago" (429), and the code it sent is the one to use; a process
+ * that died after taking the resend window but before its code was stored leaves a 429 and no
+ * code, and the client asks again once the window has passed.
+ */
+async function newCode(base: string, msisdn: string, previous?: string): Promise<string> {
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const sent = await call(base, `/api/users/requestotp?msisdn=${msisdn}&language=en&otpprovider=sms`, {
+      headers: STORE,
+    });
+    expect([200, 429], await sent.clone().text()).toContain(sent.status);
+    const code = await codeSentTo(msisdn);
+    if (code && code !== previous) return code;
+    const retryAfter = Number(sent.headers.get('retry-after') ?? 1);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 31) * 1000));
+  }
+  throw new Error(`no new code reached ${msisdn}`);
 }
 
 let numbers = 0;
@@ -113,14 +136,7 @@ const nextMsisdn = () =>
 /** A listener signed up by mobile through the balancer; answers the access token and id. */
 async function signUp(base = cluster.url) {
   const msisdn = nextMsisdn();
-  const sent = await call(base, `/api/users/requestotp?msisdn=${msisdn}&language=en&otpprovider=sms`, {
-    headers: STORE,
-  });
-  // A request that reached a process which sent the code and died before answering is sent
-  // again and refused as "sent moments ago" (429): the code it sent is the one to use, as the
-  // site's "OTP already sent" tells its user.
-  expect([200, 429], await sent.clone().text()).toContain(sent.status);
-  const code = await codeSentTo(msisdn);
+  const code = await newCode(base, msisdn);
   const form = (grant: Record<string, string>) => ({
     method: 'POST',
     headers: { ...STORE, 'content-type': 'application/x-www-form-urlencoded' },
@@ -142,19 +158,11 @@ async function signUp(base = cluster.url) {
     // A grant that reached a process which used the code and died before answering was sent
     // again and found the code spent (one use per code): the client asks for a new code, once the
     // resend window allows, as the site's "send again" does.
-    let resent = await call(base, `/api/users/requestotp?msisdn=${msisdn}&language=en&otpprovider=sms`, {
-      headers: STORE,
-    });
-    while (resent.status === 429) {
-      await new Promise((resolve) =>
-        setTimeout(resolve, Number(resent.headers.get('retry-after') ?? 1) * 1000),
-      );
-      resent = await call(base, `/api/users/requestotp?msisdn=${msisdn}&language=en&otpprovider=sms`, {
-        headers: STORE,
-      });
-    }
-    expect(resent.status, await resent.clone().text()).toBe(200);
-    answer = await call(base, '/api/oauth2/token', form({ ...tokenGrant, code: await codeSentTo(msisdn) }));
+    answer = await call(
+      base,
+      '/api/oauth2/token',
+      form({ ...tokenGrant, code: await newCode(base, msisdn, code) }),
+    );
   }
   expect(answer.status, await answer.clone().text()).toBe(200);
   const tokens = (await answer.json()) as { access_token: string };
