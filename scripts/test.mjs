@@ -25,8 +25,9 @@ function findChromium() {
 }
 
 // Each test layer also writes a JSON report here, so the summary at the very end can name the
-// failed tests (CI keeps only the tail of the output).
-const reportDir = path.resolve('test-results/layers');
+// failed tests (CI keeps only the tail of the output). Not under test-results/, which Playwright
+// empties when it starts.
+const reportDir = path.resolve('test-reports');
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 const reportOf = (name) => path.join(reportDir, `${name}.json`);
@@ -128,7 +129,7 @@ if (wants('static')) {
   run('typecheck', 'npm', ['run', 'typecheck']);
   run('lint', 'npx', ['biome', 'ci', '.']);
 }
-if (wants('unit')) run('unit', 'npx', ['vitest', 'run', '--project', 'unit']);
+if (wants('unit')) run('unit', 'npx', vitestArgs('unit', 'unit'), {}, 'unit');
 if (wants('integration')) {
   run(
     'integration (PGlite)',
