@@ -156,9 +156,8 @@ test.describe('session', () => {
       headers: bearer(expiredToken),
     });
     expect(rejected.status()).toBe(401);
-    const stale: SignedInUser = { ...user, access_token: expiredToken };
-    await writeAuthCookie(page, stale);
-
+    // Watched from before the stale cookie is written: the profile's own idle-time calls (its
+    // devices list) may be the first to need the token, before any click.
     const tokenCalls: string[] = [];
     const sentBearers: string[] = [];
     page.on('request', (request) => {
@@ -166,6 +165,8 @@ test.describe('session', () => {
       const authorization = request.headers().authorization;
       if (authorization) sentBearers.push(authorization);
     });
+    const stale: SignedInUser = { ...user, access_token: expiredToken };
+    await writeAuthCookie(page, stale);
     await page.getByRole('link', { name: 'Edit profile' }).click();
     await page.getByLabel('First name').fill('Refreshed');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -45,8 +45,10 @@ export default async function accountsDevRoutes(api: FastifyInstance) {
       },
     },
     async (request) => {
-      const issuedAt =
-        deps.clock.now().getTime() - (deps.accessTokens.ttlSeconds + EXPIRED_SINCE_SECONDS) * 1000;
+      // Expired by the business clock (which the server checks, and /dev/clock may have moved
+      // ahead) and by the wall clock (which the site checks before it sends a token).
+      const now = Math.min(deps.clock.now().getTime(), Date.now());
+      const issuedAt = now - (deps.accessTokens.ttlSeconds + EXPIRED_SINCE_SECONDS) * 1000;
       return { access_token: await deps.accessTokens.sign(request.body.userId, issuedAt) };
     },
   );
