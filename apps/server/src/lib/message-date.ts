@@ -1,11 +1,5 @@
 import type { Lang } from '../modules/accounts/messages.js';
-
-/**
- * Listeners are in Mongolia: a message names the day as a clock in Ulaanbaatar (UTC+8, no
- * daylight saving) shows it, whatever zone the server runs in. A period ending at 20:00 UTC ends
- * the next morning there.
- */
-export const SERVICE_TIME_ZONE = 'Asia/Ulaanbaatar';
+import { SERVICE_TIME_ZONE } from './service-day.js';
 
 const english = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: SERVICE_TIME_ZONE });
 const numeric = new Intl.DateTimeFormat('en-US', {

@@ -278,7 +278,8 @@ describe('admin', () => {
         revenue: { method: string; amount: number; date: string }[];
       };
       expect(figures.daily).toHaveLength(30);
-      const today = fresh.clock.now().toISOString().slice(0, 10);
+      // Days are Ulaanbaatar's (UTC+8).
+      const today = new Date(fresh.clock.now().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
       expect(figures.daily.at(-1)).toEqual({ date: today, new: 3, lapsed: 0 });
       expect(figures.activeByPlan).toEqual(
         expect.arrayContaining([

@@ -1,19 +1,21 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
+import { SERVICE_TIME_ZONE, serviceDay, serviceDayStart } from '../../lib/service-day.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
- * The dashboard's figures for the last `days` UTC days (today included): active subscriptions by
+ * The dashboard's figures for the last `days` days of Ulaanbaatar's calendar (today included; the
+ * service's day, lib/service-day.ts): active subscriptions by
  * plan now, new and lapsed subscriptions per day, and revenue per day by method net of refunds.
  * A few grouped SQL queries; nothing is kept in memory between calls.
  */
 export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) {
   const { db } = deps;
   const now = deps.clock.now();
-  const today = new Date(`${isoDay(now)}T00:00:00.000Z`);
+  // Ulaanbaatar keeps no daylight saving, so every service day is 24 hours long.
+  const today = serviceDayStart(serviceDay(now));
   const from = new Date(today.getTime() - (days - 1) * DAY_MS);
   const until = new Date(today.getTime() + DAY_MS);
 
@@ -27,7 +29,8 @@ export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) 
     .orderBy('p.merchant_code')
     .execute();
 
-  const dayOf = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const dayOf = (column: string) =>
+    sql<string>`to_char(${sql.ref(column)} at time zone ${sql.lit(SERVICE_TIME_ZONE)}, 'YYYY-MM-DD')`;
   const started = await db
     .selectFrom('subscriptions')
     .select((eb) => [dayOf('start_date').as('day'), eb.fn.countAll<string>().as('count')])
@@ -70,13 +73,13 @@ export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) 
   const newByDay = counts(started);
   const lapsedByDay = counts(lapsed);
   const daily = Array.from({ length: days }, (_, index) => {
-    const date = isoDay(new Date(from.getTime() + index * DAY_MS));
+    const date = serviceDay(new Date(from.getTime() + index * DAY_MS));
     return { date, new: newByDay.get(date) ?? 0, lapsed: lapsedByDay.get(date) ?? 0 };
   });
   return {
     days,
-    from: isoDay(from),
-    to: isoDay(today),
+    from: serviceDay(from),
+    to: serviceDay(today),
     activeByPlan: active.map((row) => ({
       packageCode: row.merchant_code,
       packageName: row.name_en,
