@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import type { Billing, PaymentEntry } from '@tunes/shared/billing';
-import { baseUrl, expect, type SignedInUser, signInByApi, writeAuthCookie } from '../fixtures';
+import { baseUrl, expect, type SignedInUser, serverNow, signInByApi, writeAuthCookie } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
 
@@ -18,16 +18,9 @@ const FAILS_LATER_CARD = '4000 0000 0000 0341';
 
 const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
 
-/** The server's business time now. */
-async function serverNow(request: APIRequestContext): Promise<number> {
-  const response = await request.post(`${baseUrl()}/dev/clock`, { data: { advanceSeconds: 0 } });
-  expect(response.ok()).toBe(true);
-  return new Date(((await response.json()) as { now: string }).now).getTime();
-}
-
 /** Moves the server clock to `time` (never back) and runs every job then due, as an outside test does. */
 async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = await serverNow(request);
+  const now = (await serverNow(request)).getTime();
   if (time > now) {
     const moved = await request.post(`${baseUrl()}/dev/clock`, {
       data: { advanceSeconds: Math.ceil((time - now) / 1000) },
