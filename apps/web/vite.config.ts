@@ -78,7 +78,8 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   build: {
     target: 'es2022',
     copyPublicDir: !isSsrBuild && mode !== ADMIN_MODE,
-    sourcemap: false,
+    // `SOURCEMAP=1 npx vite build` writes source maps, to see what a chunk holds (performance.md).
+    sourcemap: process.env.SOURCEMAP === '1',
     cssCodeSplit: true,
     assetsInlineLimit: 2048,
     ...(mode === ADMIN_MODE
