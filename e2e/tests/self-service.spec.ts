@@ -106,6 +106,9 @@ async function openProfile(page: Page, language: (typeof LANGUAGES)[number]) {
   await useLanguage(page, language);
   await page.goto('/profile');
   await expect(page.locator('html')).toHaveAttribute('lang', language);
+  // The devices list arrives after the page and pushes the blocks below it down: a click aimed
+  // at "Delete my account" before that could land on what moved there instead.
+  await expect(page.getByRole('list', { name: text(language, 'accounts:devices.title') })).toBeVisible();
 }
 
 for (const language of LANGUAGES) {

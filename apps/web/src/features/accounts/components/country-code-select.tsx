@@ -1,6 +1,7 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CountryCodeField, type CountryListProps } from './country-code-field';
 import styles from './login-modal.module.css';
 
 interface CountryOption {
@@ -85,18 +86,10 @@ export function countryOptions(language: string, fallbackNames?: RegionNames): C
   return [...named.sort(byName), ...unnamed.sort(byName)];
 }
 
-interface Props {
-  value: number;
-  onChange(dialCode: number): void;
-}
-
-/** Searchable dial-code dropdown (product.md §2), Mongolia +976 by default. */
-export function CountryCodeSelect({ value, onChange }: Props) {
+/** The searchable list of dial codes behind `CountryCodeField`'s button (its own chunk on login). */
+export function CountryCodeList({ value, listId, onChoose, onClose }: CountryListProps) {
   const { t, i18n } = useTranslation('accounts');
-  const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
-  const listId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const fallbackNames = useFallbackRegionNames(i18n.language);
   const options = useMemo(() => countryOptions(i18n.language, fallbackNames), [i18n.language, fallbackNames]);
   const term = search.trim().toLowerCase().replace(/^\+/, '');
@@ -109,66 +102,48 @@ export function CountryCodeSelect({ value, onChange }: Props) {
       )
     : options;
 
-  const choose = (dialCode: number) => {
-    onChange(dialCode);
-    setOpen(false);
-    setSearch('');
-    buttonRef.current?.focus();
-  };
-
   return (
-    <div className={styles.countryCode}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className={`select ${styles.countryButton}`}
-        aria-label={`${t('mobile.country-code')}: +${value}`}
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen((isOpen) => !isOpen)}
-      >
-        +{value}
-      </button>
-      {open && (
-        <div className={styles.countryPopover}>
-          <input
-            className="input"
-            type="search"
-            aria-label={t('mobile.search-country')}
-            placeholder={t('mobile.search-country')}
-            value={search}
-            // biome-ignore lint/a11y/noAutofocus: the search field is what the user opened the list for.
-            autoFocus
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                // Closes the list only, not a dialog the select sits in.
-                event.preventDefault();
-                setOpen(false);
-                buttonRef.current?.focus();
-              }
-              if (event.key === 'Enter' && visible[0]) choose(visible[0].dialCode);
-            }}
-          />
-          <ul id={listId} className={styles.countryList} aria-label={t('mobile.country-code')}>
-            {visible.map((option) => (
-              <li key={option.iso2}>
-                <button
-                  type="button"
-                  className={styles.countryOption}
-                  aria-label={`${option.name} +${option.dialCode}`}
-                  aria-current={option.dialCode === value ? 'true' : undefined}
-                  onClick={() => choose(option.dialCode)}
-                >
-                  <span>{option.name}</span>
-                  <span className={styles.dial}>+{option.dialCode}</span>
-                </button>
-              </li>
-            ))}
-            {visible.length === 0 && <li className={styles.muted}>{t('mobile.no-country')}</li>}
-          </ul>
-        </div>
-      )}
-    </div>
+    <>
+      <input
+        className="input"
+        type="search"
+        aria-label={t('mobile.search-country')}
+        placeholder={t('mobile.search-country')}
+        value={search}
+        // biome-ignore lint/a11y/noAutofocus: the search field is what the user opened the list for.
+        autoFocus
+        onChange={(event) => setSearch(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            // Closes the list only, not a dialog the select sits in.
+            event.preventDefault();
+            onClose();
+          }
+          if (event.key === 'Enter' && visible[0]) onChoose(visible[0].dialCode);
+        }}
+      />
+      <ul id={listId} className={styles.countryList} aria-label={t('mobile.country-code')}>
+        {visible.map((option) => (
+          <li key={option.iso2}>
+            <button
+              type="button"
+              className={styles.countryOption}
+              aria-label={`${option.name} +${option.dialCode}`}
+              aria-current={option.dialCode === value ? 'true' : undefined}
+              onClick={() => onChoose(option.dialCode)}
+            >
+              <span>{option.name}</span>
+              <span className={styles.dial}>+{option.dialCode}</span>
+            </button>
+          </li>
+        ))}
+        {visible.length === 0 && <li className={styles.muted}>{t('mobile.no-country')}</li>}
+      </ul>
+    </>
   );
+}
+
+/** Searchable dial-code dropdown (product.md §2), Mongolia +976 by default. */
+export function CountryCodeSelect(props: { value: number; onChange(dialCode: number): void }) {
+  return <CountryCodeField {...props} List={CountryCodeList} />;
 }

@@ -1,68 +1,25 @@
-import { lazy, type RefObject, Suspense, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, useEffect } from 'react';
 import { useStartWhenIdle } from '@/lib/use-start-when-idle';
-import styles from './login-modal.module.css';
+import { CountryCodeField } from './country-code-field';
 
 /** The list (the world's dial codes and their names in the page's language): its own chunk. */
-const CountryCodeSelect = lazy(() =>
-  import('./country-code-select').then((module) => ({ default: module.CountryCodeSelect })),
-);
+const loadList = () => import('./country-code-select');
+const CountryCodeList = lazy(() => loadList().then((module) => ({ default: module.CountryCodeList })));
 
 interface Props {
   value: number;
   onChange(dialCode: number): void;
 }
 
-/** Opens the list once it has loaded, when its button was clicked before (a click is not lost). */
-function OpenIfClicked({
-  list,
-  clicked,
-}: {
-  list: RefObject<HTMLDivElement | null>;
-  clicked: RefObject<boolean>;
-}) {
-  useEffect(() => {
-    if (!clicked.current) return;
-    clicked.current = false;
-    list.current?.querySelector('button')?.click();
-  }, [list, clicked]);
-  return null;
-}
-
 /**
- * The dial-code picker, painted first as its closed button (+976); the list behind it loads once
- * the browser is idle after the first paint, or as soon as the button is pointed at or focused.
+ * The dial-code picker of the login modal, painted first without its list: the list's code loads
+ * once the browser is idle after the first paint, or as soon as the button is pointed at or
+ * focused. The button itself never changes, so a click before the list arrived opens it.
  */
 export function DeferredCountryCodeSelect(props: Props) {
-  const { t } = useTranslation('accounts');
   const [started, start] = useStartWhenIdle();
-  const list = useRef<HTMLDivElement>(null);
-  const clicked = useRef(false);
-  const closed = (
-    <div className={styles.countryCode}>
-      <button
-        type="button"
-        className={`select ${styles.countryButton}`}
-        aria-label={`${t('mobile.country-code')}: +${props.value}`}
-        aria-expanded={false}
-        onPointerEnter={start}
-        onFocus={start}
-        onClick={() => {
-          clicked.current = true;
-          start();
-        }}
-      >
-        +{props.value}
-      </button>
-    </div>
-  );
-  if (!started) return closed;
-  return (
-    <Suspense fallback={closed}>
-      <div ref={list} style={{ display: 'contents' }}>
-        <CountryCodeSelect {...props} />
-      </div>
-      <OpenIfClicked list={list} clicked={clicked} />
-    </Suspense>
-  );
+  useEffect(() => {
+    if (started) loadList().catch(() => {}); // a failure is retried when the list is opened
+  }, [started]);
+  return <CountryCodeField {...props} List={CountryCodeList} onIntent={start} />;
 }
