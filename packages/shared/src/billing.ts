@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPANY_REGISTRY_ERROR, COMPANY_REGISTRY_PATTERN } from './billing-rules.js';
 import { merchantCodeSchema } from './premium.js';
 import { INVOICE_STATUSES } from './premium-rules.js';
 import { localizedNameSchema } from './profile.js';
@@ -20,7 +21,7 @@ export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
 export const companyRegistrySchema = z
   .string()
   .trim()
-  .regex(/^\d{7}$/, 'validation.company-registry');
+  .regex(COMPANY_REGISTRY_PATTERN, COMPANY_REGISTRY_ERROR);
 
 /** `POST /api/payments/checkout` (product.md §12): the plan, the method, and whether to keep the card. */
 export const checkoutRequestSchema = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toEmbedUrl } from './embed-url.js';
+import { FEEDBACK_NAME_MAX_LENGTH, FEEDBACK_TEXT_MAX_LENGTH } from './feedback-rules.js';
 import { emailSchema } from './validation.js';
 
 /**
@@ -10,9 +11,11 @@ import { emailSchema } from './validation.js';
 export const CONTENT_TYPES = ['ARTIST', 'SONG', 'PLAYLIST'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-export const FEEDBACK_SUCCESS_MESSAGE = 'Feedback submitted successfully!';
-export const FEEDBACK_NAME_MAX_LENGTH = 100;
-export const FEEDBACK_TEXT_MAX_LENGTH = 2000;
+export {
+  FEEDBACK_NAME_MAX_LENGTH,
+  FEEDBACK_SUCCESS_MESSAGE,
+  FEEDBACK_TEXT_MAX_LENGTH,
+} from './feedback-rules.js';
 export const REEL_COUNT = 3;
 const URL_MAX_LENGTH = 2048;
 const TEXT_MAX_LENGTH = 500;

@@ -1,5 +1,6 @@
 /**
- * Answer codes of the family calls, without schemas: what the site needs at first paint.
+ * Answer codes and the invitation link of the family calls, without schemas: what the site needs
+ * at first paint.
  * `family.ts` re-exports them beside its schemas.
  */
 
@@ -13,3 +14,8 @@ export const INVITATION_ERRORS = {
 export const MEMBERSHIP_ERRORS = {
   ownerCannotLeave: 'owner_cannot_leave',
 } as const;
+
+/** The link an owner shares: `{site}/invite?code=…` on the product's own domain (product.md §2). */
+export function invitationLink(origin: string, code: string): string {
+  return `${origin.replace(/\/$/, '')}/invite?code=${encodeURIComponent(code)}`;
+}

@@ -48,15 +48,10 @@ export const acceptedInvitationSchema = z
   .object({ SubscriptionId: z.string() })
   .describe('AcceptedInvitation');
 
-export { INVITATION_ERRORS, MEMBERSHIP_ERRORS } from './family-codes.js';
+export { INVITATION_ERRORS, invitationLink, MEMBERSHIP_ERRORS } from './family-codes.js';
 
 /** The spec's texts for the two refusals (product.md §8); the site shows its translations. */
 export const ALREADY_SUBSCRIBED_MESSAGE =
   'Sorry, you are already on an active subscription. Cancel your subscription to join this plan.';
 export const INVITATION_INVALID_MESSAGE =
   'Something went wrong. This invite may have already been used or expired.';
-
-/** The link an owner shares: `{site}/invite?code=…` on the product's own domain (product.md §2). */
-export function invitationLink(origin: string, code: string): string {
-  return `${origin.replace(/\/$/, '')}/invite?code=${encodeURIComponent(code)}`;
-}

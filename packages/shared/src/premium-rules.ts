@@ -42,3 +42,11 @@ export function discountPercent(plan: Pick<PlanFacts, 'Cost' | 'OriginalCost'>):
 export function localized(names: readonly { Language: string; Value: string }[], language: string): string {
   return names.find((name) => name.Language === language)?.Value ?? names[0]?.Value ?? '';
 }
+
+/** Active when the end date is in the future or auto-renew is on (product.md §4). */
+export function isSubscriptionActive(
+  subscription: { EndDate: string; IsAutoRenew: boolean },
+  now = new Date(),
+): boolean {
+  return subscription.IsAutoRenew || new Date(subscription.EndDate).getTime() > now.getTime();
+}

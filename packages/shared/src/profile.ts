@@ -71,10 +71,4 @@ export const profileDetailsSchema = z.object({
   Email: profileFieldSchema.optional(),
 });
 
-/** Active when the end date is in the future or auto-renew is on (product.md §4). */
-export function isSubscriptionActive(
-  subscription: Pick<SubscriptionView, 'EndDate' | 'IsAutoRenew'>,
-  now = new Date(),
-) {
-  return subscription.IsAutoRenew || new Date(subscription.EndDate).getTime() > now.getTime();
-}
+export { isSubscriptionActive } from './premium-rules.js';

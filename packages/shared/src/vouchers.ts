@@ -21,11 +21,7 @@ export const VOUCHER_MAX_FAILURES = 5;
 /** Both the window in which failures count and how long the lockout lasts: one hour. */
 export const VOUCHER_LOCKOUT_SECONDS = 60 * 60;
 
-export const VOUCHER_ERRORS = {
-  invalid: 'voucher_invalid',
-  alreadySubscribed: 'already_subscribed',
-  locked: 'too_many_requests',
-} as const;
+export { VOUCHER_ERRORS } from './voucher-codes.js';
 
 /** product.md §8 texts; the site shows its translations. */
 export const VOUCHER_ACTIVATED_MESSAGE = 'Voucher successfully activated';

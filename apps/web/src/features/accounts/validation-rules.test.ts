@@ -8,7 +8,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import commonEn from '@/i18n/locales/en/common.json';
-import { finishAccountSchema } from './components/finish-account-form';
+import { finishAccountSchema } from './form-schemas';
 
 /** The English text the site shows for a schema's first issue (keys live in common `validation`). */
 function shownText(schema: z.ZodType, input: unknown): string | null {

@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CHANGE_ERRORS, CODE_LOCKED_ERROR, dialCodeOfMsisdn, type PhoneChange } from '@tunes/shared/accounts';
+import { CHANGE_ERRORS, CODE_LOCKED_ERROR } from '@tunes/shared/account-codes';
+import type { PhoneChange } from '@tunes/shared/accounts';
+import { dialCodeOfMsisdn } from '@tunes/shared/phone-rules';
 import type { Profile } from '@tunes/shared/profile';
 import { apiRequest } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/auth';

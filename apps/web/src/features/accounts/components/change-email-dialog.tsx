@@ -1,21 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PROFILE_FIELD_MAX_LENGTH } from '@tunes/shared/constants';
 import type { Profile } from '@tunes/shared/profile';
-import { emailSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Dialog } from '@/components/dialog';
 import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
 import { useConfirmEmailChange, useUpdateDetails } from '../api/update-details';
+import type { emailAddressSchema } from '../form-schemas';
 import { CodeStep } from './code-step';
 import styles from './self-service.module.css';
 
-const schema = z.object({ email: emailSchema });
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.emailAddressSchema),
+);
+type Values = z.input<typeof emailAddressSchema>;
 
 interface Props {
   profile: Profile;
@@ -42,8 +44,8 @@ function ChangeEmail({ profile, onDone }: { profile: Profile; onDone(): void }) 
   const confirm = useConfirmEmailChange();
   const [failure, setFailure] = useState('');
   const pending = profile.PendingEmail;
-  const form = useForm<Values, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<Values, unknown, z.output<typeof emailAddressSchema>>({
+    resolver,
     defaultValues: { email: '' },
   });
 
@@ -81,7 +83,7 @@ function ChangeEmail({ profile, onDone }: { profile: Profile; onDone(): void }) 
   const { errors, isSubmitting } = form.formState;
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <p className={styles.intro}>{t('change.email-intro')}</p>
       <TextField
         id="change-email"

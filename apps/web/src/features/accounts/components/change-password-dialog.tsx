@@ -1,23 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
-import { loginPasswordSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Dialog } from '@/components/dialog';
 import { FormError, TextField } from '@/components/form-field';
 import { isApiError, userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
 import { useChangePassword } from '../api/change-password';
-import { checkNewPassword, NewPasswordFields } from './new-password-fields';
+import type { changePasswordSchema } from '../form-schemas';
+import { NewPasswordFields } from './new-password-fields';
 import styles from './self-service.module.css';
 
-/** The current password, and the new one twice (the rules of registration, product.md §5). */
-const schema = z
-  .object({ current: loginPasswordSchema, password: z.string(), confirm: z.string() })
-  .superRefine(checkNewPassword);
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.changePasswordSchema),
+);
+type Values = z.input<typeof changePasswordSchema>;
 
 /** Changing the password (product.md §14): the current one is required; other devices sign out. */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -33,8 +32,8 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
   const { t } = useTranslation('accounts');
   const change = useChangePassword();
   const [failure, setFailure] = useState('');
-  const form = useForm<Values, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<Values, unknown, z.output<typeof changePasswordSchema>>({
+    resolver,
     defaultValues: { current: '', password: '', confirm: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -54,7 +53,7 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
   });
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <p className={styles.intro}>{t('password.intro')}</p>
       <TextField
         id="password-current"

@@ -1,7 +1,7 @@
-import { dialCodeOfMsisdn, isValidPhone } from '@tunes/shared/accounts';
 import { MONGOLIA_DIAL_CODE } from '@tunes/shared/constants';
+import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
+import { dialCodeOfMsisdn, isValidPhone } from '@tunes/shared/phone-rules';
 import type { Profile } from '@tunes/shared/profile';
-import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';

@@ -1,7 +1,7 @@
 import { OTP_RESEND_SECONDS } from '@tunes/shared/account-codes';
 import { OTP_LENGTH, PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
+import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import type { Profile } from '@tunes/shared/profile';
-import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';

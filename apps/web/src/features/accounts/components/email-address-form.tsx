@@ -1,15 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { emailSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
+import type { emailAddressSchema } from '../form-schemas';
 import styles from './login-modal.module.css';
 
-const schema = z.object({ email: emailSchema });
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.emailAddressSchema),
+);
+type Values = z.input<typeof emailAddressSchema>;
 
 interface Props {
   /** The field's id. */
@@ -25,8 +27,8 @@ interface Props {
 export function EmailAddressForm({ id, intro, submitLabel, onSubmit, onBack }: Props) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');
-  const form = useForm<Values, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<Values, unknown, z.output<typeof emailAddressSchema>>({
+    resolver,
     defaultValues: { email: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -41,7 +43,7 @@ export function EmailAddressForm({ id, intro, submitLabel, onSubmit, onBack }: P
   });
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <p>{intro}</p>
       <TextField
         id={id}

@@ -1,16 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { emailSchema, loginPasswordSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { signInWithPassword } from '../api/sign-in';
+import type { emailLoginSchema } from '../form-schemas';
 import styles from './login-modal.module.css';
 
-const schema = z.object({ email: emailSchema, password: loginPasswordSchema });
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() => import('../form-schemas').then((schemas) => schemas.emailLoginSchema));
+type Values = z.input<typeof emailLoginSchema>;
 
 interface Props {
   onSignedIn(): void;
@@ -22,8 +22,8 @@ interface Props {
 export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');
-  const form = useForm<Values, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<Values, unknown, z.output<typeof emailLoginSchema>>({
+    resolver,
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -40,7 +40,7 @@ export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
   });
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <TextField
         id="login-email"
         label={t('email.address')}

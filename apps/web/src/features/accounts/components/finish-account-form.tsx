@@ -1,24 +1,19 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { REGISTRATION_COUNTRIES } from '@tunes/shared/account-codes';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormError, FormField, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
 import { registerByEmail } from '../api/register';
 import { signInWithPassword } from '../api/sign-in';
-import { checkNewPassword, NewPasswordFields } from './new-password-fields';
+import type { finishAccountSchema } from '../form-schemas';
+import { NewPasswordFields } from './new-password-fields';
 
-/** product.md §5 registration rules: a country, and the password twice (`checkNewPassword`). */
-export const finishAccountSchema = z
-  .object({
-    country: z.enum(REGISTRATION_COUNTRIES, { error: 'validation.country' }),
-    password: z.string(),
-    confirm: z.string(),
-  })
-  .superRefine(checkNewPassword);
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.finishAccountSchema),
+);
 
 type Values = z.input<typeof finishAccountSchema>;
 
@@ -33,7 +28,7 @@ export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
   const { t } = useTranslation('accounts');
   const [failure, setFailure] = useState('');
   const form = useForm<Values, unknown, z.output<typeof finishAccountSchema>>({
-    resolver: zodResolver(finishAccountSchema),
+    resolver,
     defaultValues: { country: 'MN', password: '', confirm: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -52,7 +47,7 @@ export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
   });
 
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <TextField id="finish-email" label={t('email.address')} type="email" value={email} readOnly />
       <FormField id="finish-country" label={t('email.country')} error={errors.country?.message}>
         {(control) => (

@@ -1,28 +1,8 @@
-import { newPasswordSchema } from '@tunes/shared/validation';
 import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
 import { TextField } from '@/components/form-field';
 
 type PasswordPair = { password: string; confirm: string };
-
-/** product.md §5 for a new password typed twice: both required, at least 6 characters, matching. */
-export function checkNewPassword({ password, confirm }: PasswordPair, ctx: z.RefinementCtx) {
-  if (!password || !confirm) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [password ? 'confirm' : 'password'],
-      message: 'validation.password-and-confirm-required',
-    });
-    return;
-  }
-  const strength = newPasswordSchema.safeParse(password);
-  if (!strength.success) {
-    ctx.addIssue({ code: 'custom', path: ['password'], message: strength.error.issues[0]?.message ?? '' });
-  } else if (password !== confirm) {
-    ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'validation.passwords-do-not-match' });
-  }
-}
 
 interface Props {
   /** The fields' ids are `<id>-password` and `<id>-confirm`. */
@@ -32,7 +12,7 @@ interface Props {
   errors: FieldErrors<PasswordPair>;
 }
 
-/** The new password and its confirmation, checked together by `checkNewPassword`. */
+/** The new password and its confirmation, checked together by the form's schema (form-schemas.ts). */
 export function NewPasswordFields({ id, passwordLabel, register, errors }: Props) {
   const { t } = useTranslation('accounts');
   return (

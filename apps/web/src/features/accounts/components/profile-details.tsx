@@ -1,5 +1,5 @@
+import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import type { Profile } from '@tunes/shared/profile';
-import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';

@@ -1,29 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PROFILE_FIELD_MAX_LENGTH } from '@tunes/shared/constants';
 import type { Profile } from '@tunes/shared/profile';
-import { EMAIL_PATTERN, profileFieldSchema } from '@tunes/shared/validation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import type { TranslationKey } from '@/lib/i18n';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
 import { useUpdateDetails } from '../api/update-details';
+import type { profileEditSchema } from '../form-schemas';
 import { ConfirmEmailChange } from './confirm-email-change';
 import styles from './profile.module.css';
 
-const schema = z.object({
-  FirstName: profileFieldSchema,
-  LastName: profileFieldSchema,
-  Email: profileFieldSchema.refine(
-    (value) => value === '' || EMAIL_PATTERN.test(value),
-    'validation.enter-valid-email',
-  ),
-});
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.profileEditSchema),
+);
+type Values = z.input<typeof profileEditSchema>;
 const FIELDS = [
   ['FirstName', 'edit.first-name', 'given-name', 'text'],
   ['LastName', 'edit.last-name', 'family-name', 'text'],
@@ -37,8 +32,8 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   const [failure, setFailure] = useState('');
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const update = useUpdateDetails();
-  const form = useForm<Values, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<Values, unknown, z.output<typeof profileEditSchema>>({
+    resolver,
     defaultValues: {
       FirstName: profile.FirstName,
       LastName: profile.LastName,
@@ -72,7 +67,7 @@ export function ProfileEditForm({ profile }: { profile: Profile }) {
   }
 
   return (
-    <form noValidate className={styles.form} onSubmit={submit}>
+    <form noValidate className={styles.form} onSubmit={submit} onFocus={resolver.warm}>
       {FIELDS.map(([name, label, autoComplete, type]) => (
         <TextField
           key={name}

@@ -1,20 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { loginHref } from '@/lib/login-link';
 import { toast } from '@/lib/toast';
 import { resetPassword } from '../api/passwords';
+import type { resetPasswordSchema } from '../form-schemas';
 import { blockEnter } from './block-enter';
-import { checkNewPassword, NewPasswordFields } from './new-password-fields';
+import { NewPasswordFields } from './new-password-fields';
 import styles from './profile.module.css';
 
-const schema = z.object({ password: z.string(), confirm: z.string() }).superRefine(checkNewPassword);
-type Values = z.input<typeof schema>;
+const resolver = lazyZodResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.resetPasswordSchema),
+);
+type Values = z.input<typeof resetPasswordSchema>;
 
 /** Sets a new password with the token of the e-mailed link, then sends the user to log in. */
 export function ResetPasswordForm({ token }: { token: string | null }) {
@@ -22,7 +25,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   const [, navigate] = useLocation();
   const [failure, setFailure] = useState('');
   const form = useForm<Values>({
-    resolver: zodResolver(schema),
+    resolver,
     defaultValues: { password: '', confirm: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -43,7 +46,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   });
 
   return (
-    <form noValidate className={styles.form} onSubmit={submit} onKeyDown={blockEnter}>
+    <form noValidate className={styles.form} onSubmit={submit} onFocus={resolver.warm} onKeyDown={blockEnter}>
       <p>{t('reset.intro')}</p>
       <NewPasswordFields
         id="reset"

@@ -1,8 +1,7 @@
-import { companyRegistrySchema } from '@tunes/shared/billing';
+import { COMPANY_REGISTRY_ERROR, companyRegistryOf } from '@tunes/shared/billing-rules';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userMessage } from '@/lib/api-error';
-import { isValidationKey } from '@/lib/i18n';
 import { useRequestCompanyReceipt } from '../api/get-ebarimt-receipt';
 import styles from './ebarimt.module.css';
 
@@ -21,14 +20,13 @@ export function CompanyReceiptForm({ invoiceId }: { invoiceId: string }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = companyRegistrySchema.safeParse(registry);
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? '';
-      setError(isValidationKey(message) ? tCommon(message) : message);
+    const number = companyRegistryOf(registry);
+    if (!number) {
+      setError(tCommon(COMPANY_REGISTRY_ERROR));
       return;
     }
     setError(undefined);
-    request.mutate(parsed.data, { onError: (failure) => setError(userMessage(failure)) });
+    request.mutate(number, { onError: (failure) => setError(userMessage(failure)) });
   };
 
   return (

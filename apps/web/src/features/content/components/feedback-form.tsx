@@ -1,22 +1,25 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { EMAIL_MAX_LENGTH } from '@tunes/shared/constants';
+import type { FeedbackRequest } from '@tunes/shared/content';
 import {
   FEEDBACK_NAME_MAX_LENGTH,
   FEEDBACK_SUCCESS_MESSAGE,
   FEEDBACK_TEXT_MAX_LENGTH,
-  type FeedbackRequest,
-  feedbackRequestSchema,
-} from '@tunes/shared/content';
+} from '@tunes/shared/feedback-rules';
 import { useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormError, FormField } from '@/components/form-field';
 import type { TranslationKey } from '@/lib/i18n';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { useSendFeedback } from '../api/send-feedback';
 import styles from './contact.module.css';
 
 type Result = { kind: 'success' | 'error'; text: string };
 type FeedbackForm = { name: string; email: string; feedback: string };
+
+const resolver = lazyZodResolver<FeedbackForm, FeedbackRequest>(() =>
+  import('@tunes/shared/content').then((content) => content.feedbackRequestSchema),
+);
 
 const FIELDS: {
   name: FieldPath<FeedbackForm>;
@@ -46,7 +49,7 @@ export function FeedbackForm() {
     unknown,
     FeedbackRequest
   >({
-    resolver: zodResolver(feedbackRequestSchema),
+    resolver,
     defaultValues: { name: '', email: '', feedback: '' },
   });
 
@@ -77,7 +80,7 @@ export function FeedbackForm() {
     <section className={`card ${styles.formCard}`} aria-labelledby="feedback-title">
       <h2 id="feedback-title">{t('feedback.title')}</h2>
       <p className={styles.muted}>{t('feedback.intro')}</p>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onFocus={resolver.warm} noValidate>
         {FIELDS.map(({ name, label, type, max, autoComplete }) => (
           <FormField
             key={name}

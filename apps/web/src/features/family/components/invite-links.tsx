@@ -1,4 +1,4 @@
-import { invitationLink } from '@tunes/shared/family';
+import { invitationLink } from '@tunes/shared/family-codes';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/lib/toast';
 import styles from './family.module.css';

@@ -1,5 +1,5 @@
 import type { SharedUser } from '@tunes/shared/family';
-import { formatPhoneForDisplay } from '@tunes/shared/validation';
+import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/confirm-dialog';

@@ -1,4 +1,4 @@
-import { companyRegistrySchema } from '@tunes/shared/billing';
+import { COMPANY_REGISTRY_ERROR, companyRegistryOf } from '@tunes/shared/billing-rules';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { Plan } from '@tunes/shared/premium';
 import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
@@ -8,7 +8,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { FormField } from '@/components/form-field';
 import { PageTitle } from '@/components/page';
 import { currentSubscription, useIsSubscribed, useProfile, useSession } from '@/lib/auth';
-import { isValidationKey, type ValidationKey } from '@/lib/i18n';
+import type { ValidationKey } from '@/lib/i18n';
 import { loginHref } from '@/lib/login-link';
 import { usePlans } from '../api/get-plans';
 import { useStartCheckout } from '../api/start-checkout';
@@ -88,11 +88,9 @@ export function PremiumPage() {
     }
     let ebarimtRegistry: string | undefined;
     if (payment.company) {
-      const registry = companyRegistrySchema.safeParse(payment.registry);
-      const message = registry.error?.issues[0]?.message;
-      setRegistryError(message && isValidationKey(message) ? message : undefined);
-      if (!registry.success) return;
-      ebarimtRegistry = registry.data;
+      ebarimtRegistry = companyRegistryOf(payment.registry);
+      setRegistryError(ebarimtRegistry ? undefined : COMPANY_REGISTRY_ERROR);
+      if (!ebarimtRegistry) return;
     }
     const choice = { merchantCode: plan.MerchantCode, ebarimtRegistry };
     if (payment.method === 'card') checkout.mutate({ ...choice, saveCard });

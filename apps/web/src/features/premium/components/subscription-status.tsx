@@ -1,5 +1,5 @@
-import { localized } from '@tunes/shared/premium-rules';
-import { isSubscriptionActive, type Profile, type SubscriptionView } from '@tunes/shared/profile';
+import { isSubscriptionActive, localized } from '@tunes/shared/premium-rules';
+import type { Profile, SubscriptionView } from '@tunes/shared/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';

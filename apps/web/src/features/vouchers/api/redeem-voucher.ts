@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type RedeemedVoucher, VOUCHER_ERRORS } from '@tunes/shared/vouchers';
+import { VOUCHER_ERRORS } from '@tunes/shared/voucher-codes';
+import type { RedeemedVoucher } from '@tunes/shared/vouchers';
 import { apiRequest } from '@/lib/api-client';
 
 /** Redeems a voucher; a refusal reads the product.md §8 text ('Voucher is not valid.', …). */

@@ -1,13 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { VOUCHER_MAX_LENGTH } from '@tunes/shared/constants';
-import { redeemVoucherQuerySchema } from '@tunes/shared/vouchers';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '@/components/form-field';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { useRedeemVoucher } from '../api/redeem-voucher';
 import styles from './voucher-box.module.css';
 import { toVoucherInput } from './voucher-input';
+
+const resolver = lazyZodResolver<{ code: string }>(() =>
+  import('@tunes/shared/vouchers').then((vouchers) => vouchers.redeemVoucherQuerySchema),
+);
 
 type Result = { kind: 'success' } | { kind: 'error'; message: string };
 
@@ -17,7 +20,7 @@ export function VoucherBox() {
   const redeem = useRedeemVoucher();
   const [result, setResult] = useState<Result | null>(null);
   const { control, handleSubmit, reset } = useForm<{ code: string }>({
-    resolver: zodResolver(redeemVoucherQuerySchema),
+    resolver,
     defaultValues: { code: '' },
   });
   const { field, fieldState } = useController({ control, name: 'code' });
@@ -37,7 +40,7 @@ export function VoucherBox() {
     <section className={`card ${styles.box}`} aria-labelledby="voucher-title">
       <h2 id="voucher-title">{t('title')}</h2>
       <p>{t('text')}</p>
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={onSubmit} onFocus={resolver.warm} noValidate>
         <TextField
           id="voucher-code"
           label={t('label')}
