@@ -4,9 +4,12 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 /**
- * The JavaScript and CSS each route loads, compressed (gzip -9 and brotli, as the server
- * could send them), from a real page load in Chromium: all of it after the network settles, and
- * the part requested before the first contentful paint.
+ * The JavaScript and CSS each route loads, compressed (gzip -9, and brotli as the server sends it
+ * to every browser that accepts it), from a real page load in Chromium: all of it after the
+ * network settles, and the part requested before the first contentful paint.
+ *
+ * `routes` holds paths (loaded as a visitor) or `{ route, session }`: loaded as the signed-in
+ * listener whose `authData` cookie value `session` is (the pages of /profile are only theirs).
  */
 export async function measureRoutes(baseUrl, routes, webDir, chromePath, loads = 3) {
   const browser = await chromium.launch({
@@ -26,8 +29,11 @@ export async function measureRoutes(baseUrl, routes, webDir, chromePath, loads =
     return sizes.get(pathname);
   };
   const results = [];
-  async function loadRoute(route) {
-    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+  async function loadRoute({ route, session }) {
+    const context = await browser.newContext({ viewport: { width: 360, height: 800 } });
+    if (session)
+      await context.addCookies([{ name: 'authData', value: encodeURIComponent(session), url: baseUrl }]);
+    const page = await context.newPage();
     await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
     const entries = await page.evaluate(() => {
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
@@ -63,19 +69,21 @@ export async function measureRoutes(baseUrl, routes, webDir, chromePath, loads =
     const files = [...all.values()];
     const early = files.filter((entry) => entry.beforePaint);
     const result = {
-      route,
+      route: session ? `${route} (signed in)` : route,
       fcpMs: entries.fcp === null ? null : Math.round(entries.fcp),
       jsGzipBytes: sum(files, '.js', 'gzip'),
       cssGzipBytes: sum(files, '.css', 'gzip'),
       jsBrotliBytes: sum(files, '.js', 'brotli'),
       jsBeforeFirstPaintGzipBytes: sum(early, '.js', 'gzip'),
+      jsBeforeFirstPaintBrotliBytes: sum(early, '.js', 'brotli'),
       files: files.map((entry) => ({ ...entry, ...sizeOf(entry.pathname) })),
     };
-    await page.close();
+    await context.close();
     return result;
   }
   try {
-    for (const route of routes) {
+    for (const asked of routes) {
+      const route = typeof asked === 'string' ? { route: asked } : asked;
       // A page paints later on a busy machine, and files its idle time asks for then start
       // before the paint: each route is loaded `loads` times and the median load is kept, with
       // the spread of the early part.

@@ -118,10 +118,13 @@ export function budgets(results) {
     }
   }
   for (const entry of results.web?.routes ?? []) {
+    // Judged on the bytes the server sends (its brotli files, to every browser that accepts br);
+    // gzip -9, what a browser without br would get, is printed beside it.
+    const sent = entry.jsBeforeFirstPaintBrotliBytes ?? entry.jsBeforeFirstPaintGzipBytes;
     rows.push({
       budget: `JS before first paint of ${entry.route} ≤ 120 KB compressed`,
-      measured: `${(entry.jsBeforeFirstPaintGzipBytes / KB).toFixed(1)} KB gzip${spreadOfLoads(entry)} (all JS: ${(entry.jsGzipBytes / KB).toFixed(1)} KB)`,
-      met: entry.jsBeforeFirstPaintGzipBytes <= KB_BUDGET,
+      measured: `${(sent / KB).toFixed(1)} KB brotli, ${(entry.jsBeforeFirstPaintGzipBytes / KB).toFixed(1)} KB gzip${spreadOfLoads(entry)} (all JS: ${(entry.jsGzipBytes / KB).toFixed(1)} KB gzip)`,
+      met: sent <= KB_BUDGET,
     });
   }
   if (results.startup?.freshDataDirMs !== undefined) {
@@ -159,10 +162,11 @@ export function printSummary(results, log) {
   for (const row of budgets(results))
     log(`  ${row.met ? 'met   ' : 'MISSED'}  ${row.budget}: ${row.measured}`);
   if (results.web?.routes) {
-    log('\nCompressed JS / CSS per route (gzip -9)');
+    log('\nCompressed JS / CSS per route (gzip -9; before first paint also brotli, as sent)');
     for (const entry of results.web.routes) {
+      const brotli = entry.jsBeforeFirstPaintBrotliBytes;
       log(
-        `  ${entry.route.padEnd(16)} JS ${(entry.jsGzipBytes / KB).toFixed(1).padStart(6)} KB (before first paint ${(entry.jsBeforeFirstPaintGzipBytes / KB).toFixed(1)} KB${spreadOfLoads(entry)})  CSS ${(entry.cssGzipBytes / KB).toFixed(1).padStart(5)} KB`,
+        `  ${entry.route.padEnd(28)} JS ${(entry.jsGzipBytes / KB).toFixed(1).padStart(6)} KB (before first paint ${(entry.jsBeforeFirstPaintGzipBytes / KB).toFixed(1)} KB${brotli === undefined ? '' : `, brotli ${(brotli / KB).toFixed(1)} KB`}${spreadOfLoads(entry)})  CSS ${(entry.cssGzipBytes / KB).toFixed(1).padStart(5)} KB`,
       );
     }
   }

@@ -3,7 +3,7 @@ import type { Language } from '@tunes/shared/constants';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { preloadRoute, routeOf } from './app/router';
+import { firstPath, preloadRoute, routeOf } from './app/router';
 import { initI18n, storedLanguage } from './lib/i18n';
 import { queryClient } from './lib/query-client';
 import { readSession } from './lib/session';
@@ -34,7 +34,8 @@ function prerendered(): Prerendered | null {
 }
 
 unregisterServiceWorkers();
-const { pathname } = location;
+const pathname = firstPath(location.pathname);
+if (pathname !== location.pathname) history.replaceState(history.state, '', pathname);
 const served = prerendered();
 // The prerendered page is what a visitor sees in that language. It is hydrated as it is when
 // this reader is such a visitor; a signed-in reader or another language gets the page rendered

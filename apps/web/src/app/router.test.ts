@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPagePath } from './router';
+import { firstPath, isPagePath } from './router';
 
 describe('routes match exactly as product.md §2 lists them', () => {
   it('finds every listed page', () => {
@@ -36,5 +36,17 @@ describe('routes match exactly as product.md §2 lists them', () => {
       '//',
     ])
       expect(isPagePath(path), path).toBe(false);
+  });
+});
+
+describe('the first page a visitor sees', () => {
+  it("is / for a signed-in listener's page, without loading that page", () => {
+    expect(firstPath('/profile')).toBe('/');
+    expect(firstPath('/profile-edit')).toBe('/');
+  });
+
+  it('is the page asked for anywhere else', () => {
+    for (const path of ['/', '/premium', '/invite', '/success', '/login', '/no-such-page'])
+      expect(firstPath(path), path).toBe(path);
   });
 });

@@ -1,12 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Language } from '@tunes/shared/constants';
-import { useEffect } from 'react';
-import { Route, Switch, useLocation } from 'wouter';
+import { type ComponentType, useEffect } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { prefetchContentCards } from '@/features/content/api/get-content-cards';
 import { prefetchLandingPage } from '@/features/content/api/get-landing-page';
 import { prefetchPlans } from '@/features/premium/api/get-plans';
+import { useSession } from '@/lib/auth';
 import { preparePriceFormat } from '@/lib/format';
 import { type Namespace, storedLanguage } from '@/lib/i18n';
+import { readSession } from '@/lib/session';
 import { type LazyPage, lazyPage } from './lazy-page';
 
 interface SiteRoute {
@@ -20,6 +22,11 @@ interface SiteRoute {
   namespaces: readonly Namespace[];
   /** Starts the page's first API calls while its code and texts load. */
   prefetch?: (client: QueryClient, language: Language) => void;
+  /**
+   * A signed-in listener's page: a visitor is sent to / (product.md §6) without loading the
+   * page's code or texts.
+   */
+  signedIn?: true;
 }
 
 /** Every route of product.md §2, each its own chunk so a page loads only its own code. */
@@ -46,9 +53,15 @@ const ROUTES: readonly SiteRoute[] = [
   {
     path: '/profile',
     page: lazyPage(() => import('./routes/profile')),
+    signedIn: true,
     namespaces: ['accounts', 'premium', 'billing', 'ebarimt', 'family', 'vouchers'],
   },
-  { path: '/profile-edit', page: lazyPage(() => import('./routes/profile-edit')), namespaces: ['accounts'] },
+  {
+    path: '/profile-edit',
+    page: lazyPage(() => import('./routes/profile-edit')),
+    namespaces: ['accounts'],
+    signedIn: true,
+  },
   {
     path: /^\/receipts\/(?<invoiceId>[^/]+)$/,
     page: lazyPage(() => import('./routes/receipt')),
@@ -80,6 +93,14 @@ export function routeOf(pathname: string): SiteRoute {
   const matches = (route: SiteRoute) =>
     route.path instanceof RegExp ? route.path.test(pathname) : route.path === pathname;
   return ROUTES.find(matches) ?? (ROUTES.at(-1) as SiteRoute);
+}
+
+/**
+ * The path the first render shows: `/` for a visitor who opened a signed-in listener's page, so
+ * the landing page loads and paints at once instead of that page's code and a redirect.
+ */
+export function firstPath(pathname: string): string {
+  return routeOf(pathname).signedIn && readSession() === null ? '/' : pathname;
 }
 
 /** Whether a path is one of the site's pages; the server answers 404 for any other. */
@@ -117,6 +138,11 @@ function ScrollToTop() {
   return null;
 }
 
+/** A signed-in listener's page; a visitor, or a listener who signs out on it, goes to /. */
+function SignedInPage({ page: Page }: { page: ComponentType }) {
+  return useSession() ? <Page /> : <Redirect to="/" />;
+}
+
 export function AppRoutes() {
   return (
     <>
@@ -126,8 +152,9 @@ export function AppRoutes() {
           <Route
             key={String(route.path ?? '*')}
             path={route.path === undefined ? undefined : exactPattern(route.path)}
-            component={route.page.Page}
-          />
+          >
+            {route.signedIn ? <SignedInPage page={route.page.Page} /> : <route.page.Page />}
+          </Route>
         ))}
       </Switch>
     </>

@@ -1,15 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Redirect } from 'wouter';
 import { Page, PageTitle } from '@/components/page';
 import { ProfileEditForm } from '@/features/accounts/components/profile-edit-form';
-import { useProfile, useSession } from '@/lib/auth';
+import { useProfile } from '@/lib/auth';
 
-/** /profile-edit (product.md §2): visitors go to /. */
+/** /profile-edit (product.md §2); the router sends visitors to /. */
 export default function ProfileEditPage() {
   const { t } = useTranslation('common');
-  const session = useSession();
   const { data: profile, isPending } = useProfile();
-  if (!session) return <Redirect to="/" />;
   return (
     <Page narrow>
       <PageTitle>{t('pages.profile-edit')}</PageTitle>

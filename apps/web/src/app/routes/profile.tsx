@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Redirect } from 'wouter';
 import { Page, PageTitle } from '@/components/page';
 import { ProfileDetails } from '@/features/accounts/components/profile-details';
 import { BillingSection } from '@/features/billing/components/billing-section';
@@ -8,10 +7,15 @@ import { FamilyPlan } from '@/features/family/components/family-plan';
 import { JoinInvite } from '@/features/family/components/join-invite';
 import { LeavePlan } from '@/features/family/components/leave-plan';
 import { SubscriptionStatus } from '@/features/premium/components/subscription-status';
-import { VoucherBox } from '@/features/vouchers/components/voucher-box';
-import { currentSubscription, useProfile, useSession } from '@/lib/auth';
+import { currentSubscription, useProfile } from '@/lib/auth';
 
-/** Below the profile's own blocks and not needed to read them: its own chunk, loaded after. */
+/**
+ * Below the profile's own blocks and not needed to read them: their own chunks, loaded after the
+ * first paint and shown together (the voucher box brings the form library, 13 KB).
+ */
+const VoucherBox = lazy(() =>
+  import('@/features/vouchers/components/voucher-box').then((module) => ({ default: module.VoucherBox })),
+);
 const AccountSettings = lazy(() =>
   import('@/features/accounts/components/account-settings').then((module) => ({
     default: module.AccountSettings,
@@ -22,13 +26,11 @@ const AccountSettings = lazy(() =>
  * /profile composes the features: account details (accounts), subscription (premium),
  * vouchers, the family plan or a member's leave (family), and the account's self-service
  * (accounts: password, devices, data, deletion). The accounts feature owns this page's layout.
- * Visitors are sent to / (product.md §6).
+ * Visitors are sent to / by the router (product.md §6).
  */
 export default function ProfilePage() {
   const { t } = useTranslation('common');
-  const session = useSession();
   const { data: profile, isPending } = useProfile();
-  if (!session) return <Redirect to="/" />;
   return (
     <Page>
       <PageTitle>{t('pages.profile')}</PageTitle>
@@ -41,9 +43,9 @@ export default function ProfilePage() {
           <JoinInvite />
           <FamilyPlan profile={profile} />
           <LeavePlan profile={profile} />
-          {/* A member holds a plan, so a voucher could only be refused (product.md §14). */}
-          {currentSubscription(profile)?.Role !== 'member' && <VoucherBox />}
           <Suspense fallback={null}>
+            {/* A member holds a plan, so a voucher could only be refused (product.md §14). */}
+            {currentSubscription(profile)?.Role !== 'member' && <VoucherBox />}
             <AccountSettings profile={profile} />
           </Suspense>
         </>
