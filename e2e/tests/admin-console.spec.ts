@@ -291,8 +291,16 @@ test('an admin adds an operator, who sets up with the one-time link; an admin ma
   await admin.getByRole('link', { name: 'Vouchers' }).click();
   await admin.getByLabel('Codes').fill('3');
   await admin.getByLabel('Note (optional)').fill('Partner batch e2e');
+  await admin.getByLabel('Expires').fill('2031-03-15');
   await admin.getByRole('button', { name: 'Create batch' }).click();
   await expect(admin.getByText('3 codes created.')).toBeVisible();
+  // The codes last to the end of the chosen day in Ulaanbaatar (UTC+8), not in UTC.
+  const { batches } = (await (await admin.request.get('/api/admin/vouchers/batches')).json()) as {
+    batches: { note: string | null; expiresAt: string }[];
+  };
+  expect(batches.find((made) => made.note === 'Partner batch e2e')?.expiresAt).toBe(
+    '2031-03-15T15:59:59.999Z',
+  );
   const batch = admin
     .getByRole('table', { name: 'Batches' })
     .getByRole('row')

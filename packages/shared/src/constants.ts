@@ -43,3 +43,10 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 /** localStorage key holding the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'language';
+
+/**
+ * The service's own day: listeners and operators are in Mongolia, so dates are Ulaanbaatar's
+ * (+08:00, no daylight saving since 2017), whatever zone a server or browser runs in.
+ */
+export const SERVICE_TIME_ZONE = 'Asia/Ulaanbaatar';
+export const SERVICE_UTC_OFFSET = '+08:00';

@@ -1,9 +1,11 @@
+import { SERVICE_TIME_ZONE } from '@tunes/shared/constants';
+
 /**
  * The service's own day. Listeners and operators are in Mongolia, so messages name dates and the
  * console counts days as a clock in Ulaanbaatar shows them, whatever zone the server runs in:
  * a period ending at 20:00 UTC ends the next morning there.
  */
-export const SERVICE_TIME_ZONE = 'Asia/Ulaanbaatar';
+export { SERVICE_TIME_ZONE };
 
 /** Ulaanbaatar's offset from UTC: +08:00, without daylight saving (none since 2017). */
 const SERVICE_OFFSET_MS = 8 * 60 * 60 * 1000;

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { SERVICE_TIME_ZONE, SERVICE_UTC_OFFSET } from '@tunes/shared/constants';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -23,7 +24,14 @@ interface VoucherBatch {
 export const BATCH_LIMITS = { days: 366, count: 5000, note: 200 } as const;
 const batchesKey = ['admin', 'voucher-batches'];
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const ulaanbaatarDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SERVICE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+/** The service's day (Ulaanbaatar's) `days` from now, as `YYYY-MM-DD` for the date field. */
+const inDays = (days: number) => ulaanbaatarDay.format(new Date(Date.now() + days * 86_400_000));
 
 /** Admin: voucher batches — make one, list them, download codes, revoke the unused ones. */
 export default function VouchersPage() {
@@ -47,8 +55,10 @@ export default function VouchersPage() {
     setError(null);
     try {
       const note = String(data.get('note')).trim();
-      // The expiry is the end of the chosen day (UTC).
-      const expiresAt = new Date(`${String(data.get('expiresAt'))}T23:59:59Z`).toISOString();
+      // The expiry is the end of the chosen day in Ulaanbaatar, the service's day.
+      const expiresAt = new Date(
+        `${String(data.get('expiresAt'))}T23:59:59.999${SERVICE_UTC_OFFSET}`,
+      ).toISOString();
       const { batch } = await adminApi<{ batch: VoucherBatch }>('/vouchers/batches', {
         method: 'POST',
         json: {
