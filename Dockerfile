@@ -32,4 +32,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "apps/server/dist/server.js"]
+# The V8 flags of scripts/lib/server-node-flags.mjs (a larger young generation; docs/performance.md).
+CMD ["node", "--max-semi-space-size=128", "apps/server/dist/server.js"]

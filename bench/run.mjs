@@ -223,10 +223,7 @@ async function benchDatabase(database, { open, serverOptions, dropDatabase, data
       // The listener's own pages send a visitor to /; they are loaded signed in as well.
       const token = await new AccessTokens(JWT_SECRET, 3600).sign(small.ids.userId);
       const session = JSON.stringify({ sub: small.ids.userId, access_token: token, refresh_token: 'bench' });
-      const routes = [
-        ...siteRoutes(),
-        ...['/profile', '/profile-edit'].map((route) => ({ route, session })),
-      ];
+      const routes = [...siteRoutes(), ...['/profile', '/profile-edit'].map((route) => ({ route, session }))];
       log(`[${elapsed()}] web: compressed JS/CSS of ${routes.length} route loads`);
       results.web.routes = await measureRoutes(
         server.baseUrl.replace('127.0.0.1', 'localhost'),

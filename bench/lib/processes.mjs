@@ -31,8 +31,11 @@ export async function waitFor(
 }
 
 /** Starts a Node script as a child process, keeping its output for error messages. */
-export function startNode(script, args, env) {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startNode(script, args, env, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;
