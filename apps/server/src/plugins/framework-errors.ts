@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorBody } from '@tunes/shared/errors';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { type SecurityHeaders, securityHeadersForUrl } from './security.js';
 
 /**
  * Answers for what fails before a route runs, in the API's one error shape with the security
@@ -11,7 +12,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
  * large, a bad Content-Length, a malformed request line).
  */
 export function frameworkErrorOptions(
-  securityHeaders: Record<string, string>,
+  securityHeaders: SecurityHeaders,
 ): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
   return {
     frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -21,7 +22,11 @@ export function frameworkErrorOptions(
         message: status === 414 ? 'The request path is too long.' : 'The request URL is malformed.',
       };
       request.log.info({ code: error.code }, 'refused before routing');
-      void reply.code(status).headers(securityHeaders).header('x-request-id', request.id).send(body);
+      void reply
+        .code(status)
+        .headers(securityHeadersForUrl(securityHeaders, request.url))
+        .header('x-request-id', request.id)
+        .send(body);
     },
 
     clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
@@ -38,8 +43,9 @@ export function frameworkErrorOptions(
               ? 'The request took too long to arrive.'
               : 'The request is malformed.',
       } satisfies ErrorBody);
+      // The request line did not parse, so there is no URL to go by; the answer is JSON.
       const headers = {
-        ...securityHeaders,
+        ...securityHeaders.api,
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(Buffer.byteLength(body)),
         'x-request-id': randomUUID(),

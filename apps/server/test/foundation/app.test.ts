@@ -25,10 +25,21 @@ describe('server basics', () => {
     expect(response.json()).toMatchObject({ error: 'not_found', message: expect.any(String) });
   });
 
-  it('sends security headers', async () => {
+  it('sends an API answer the security headers of an API: nothing may load in it or frame it', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(response.headers).not.toHaveProperty('cross-origin-opener-policy');
+  });
+
+  it("sends a page the site's policy: its own scripts, the video players' frames, framed only by itself", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/terms' });
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(page.headers['content-security-policy']).toContain('frame-src https://www.youtube.com');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves the OpenAPI document generated from the route schemas', async () => {

@@ -55,7 +55,7 @@ function raw(request: string): Promise<RawAnswer> {
 
 function expectOurShape(answer: RawAnswer, status: number) {
   expect(answer.status).toBe(status);
-  expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(answer.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
   expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String), message: expect.any(String) });
