@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import type { Lang } from '../accounts/messages.js';
 import { deliverMessage, type RecordedMessage } from '../notifications/outbox.js';
@@ -15,6 +16,58 @@ export interface Notice {
   link?: string;
 }
 
+interface NoticeArgs extends Record<string, unknown> {
+  key: string;
+  userId: string;
+  now: Date;
+  subjectEn: string;
+  subjectMn: string;
+  textEn: string;
+  textMn: string;
+  link: string | null;
+}
+
+const inLanguage = (en: string, mn: string) =>
+  sql<string>`case when u.language = 'mn' then ${mn} else ${en} end`;
+
+/**
+ * The notice's key and its outbox row, in one statement: the row is written only when the key is
+ * new, to the account's e-mail address or else its phone, in its language. Built once
+ * (`prepared`): a renewal run writes one or two per subscription.
+ */
+const insertNotice = prepared((db: Deps['db'], args: NoticeArgs) =>
+  db
+    .with('fresh', (cte) =>
+      cte
+        .insertInto('billing_notices')
+        .values({ key: args.key, created_at: args.now })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .returning('key'),
+    )
+    .insertInto('outbox_messages')
+    .columns(['channel', 'recipient', 'subject', 'text', 'link', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users as u')
+        .select((u) => [
+          sql<Channel>`case when u.primary_email is not null then 'email' else 'sms' end`.as('channel'),
+          u.fn.coalesce('u.primary_email', 'u.phone_number').as('recipient'),
+          sql<string | null>`case when u.primary_email is not null then ${inLanguage(
+            args.subjectEn,
+            args.subjectMn,
+          )} end`.as('subject'),
+          inLanguage(args.textEn, args.textMn).as('text'),
+          u.val(args.link).as('link'),
+          u.val(args.now).as('created_at'),
+        ])
+        .where('u.id', '=', args.userId)
+        .where('u.deleted_at', 'is', null)
+        .where((w) => w.or([w('u.primary_email', 'is not', null), w('u.phone_number', 'is not', null)]))
+        .where((w) => w.exists(w.selectFrom('fresh').select('fresh.key'))),
+    )
+    .returning(['id', 'channel', 'recipient', 'subject', 'text', 'link']),
+);
+
 /**
  * Tells a subscriber something about their billing, once per key: the key and the outbox row
  * are written by one statement (so a job that runs twice, or crashes and runs again, sends one
@@ -30,40 +83,18 @@ export async function notifyOnce(
   alongside?: (trx: Deps['db'], sentTo: string) => Promise<void>,
 ): Promise<boolean> {
   const now = deps.clock.now();
-  const inLanguage = (texts: Record<Lang, string>) =>
-    sql<string>`case when u.language = 'mn' then ${texts.mn} else ${texts.en} end`;
+  const args: NoticeArgs = {
+    key: notice.key,
+    userId: notice.userId,
+    now,
+    subjectEn: billingMessages.subject('en'),
+    subjectMn: billingMessages.subject('mn'),
+    textEn: notice.text('en'),
+    textMn: notice.text('mn'),
+    link: notice.link ?? null,
+  };
   const write = async (db: Deps['db']) => {
-    const written = await db
-      .with('fresh', (cte) =>
-        cte
-          .insertInto('billing_notices')
-          .values({ key: notice.key, created_at: now })
-          .onConflict((oc) => oc.column('key').doNothing())
-          .returning('key'),
-      )
-      .insertInto('outbox_messages')
-      .columns(['channel', 'recipient', 'subject', 'text', 'link', 'created_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('users as u')
-          .select((u) => [
-            sql<Channel>`case when u.primary_email is not null then 'email' else 'sms' end`.as('channel'),
-            u.fn.coalesce('u.primary_email', 'u.phone_number').as('recipient'),
-            sql<string | null>`case when u.primary_email is not null then ${inLanguage({
-              en: billingMessages.subject('en'),
-              mn: billingMessages.subject('mn'),
-            })} end`.as('subject'),
-            inLanguage({ en: notice.text('en'), mn: notice.text('mn') }).as('text'),
-            u.val(notice.link ?? null).as('link'),
-            u.val(now).as('created_at'),
-          ])
-          .where('u.id', '=', notice.userId)
-          .where('u.deleted_at', 'is', null)
-          .where((w) => w.or([w('u.primary_email', 'is not', null), w('u.phone_number', 'is not', null)]))
-          .where((w) => w.exists(w.selectFrom('fresh').select('fresh.key'))),
-      )
-      .returning(['id', 'channel', 'recipient', 'subject', 'text', 'link'])
-      .executeTakeFirst();
+    const [written] = await insertNotice(db, args);
     if (written && alongside) await alongside(db, written.recipient);
     return written;
   };

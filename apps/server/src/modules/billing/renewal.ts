@@ -1,5 +1,6 @@
 import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { payments } from '../../lib/metrics.js';
 import { activateInvoice } from '../premium/activation-once.js';
@@ -26,52 +27,109 @@ export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'payment
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
-/** The subscription and what its next period costs (a waiting downgrade's plan, if any). */
+/**
+ * The subscription and what its next period costs (a waiting downgrade's plan, if any), with the
+ * card on file: one round trip per renewal step, its query built once.
+ */
+const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionId: string }) =>
+  db
+    .selectFrom('subscriptions as s')
+    .innerJoin('packages as p', (join) =>
+      join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
+    )
+    .innerJoin('users as u', 'u.id', 's.owner_id')
+    .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
+    .select([
+      'c.provider_token as card_token',
+      'c.brand as card_brand',
+      'c.last4 as card_last4',
+      's.id',
+      's.owner_id',
+      's.end_date',
+      's.is_auto_renew',
+      's.renewal_attempts',
+      'p.id as package_id',
+      'p.merchant_code',
+      'p.name_en',
+      'p.name_mn',
+      'p.cost',
+      'p.currency',
+      'p.duration_months',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+      'u.language',
+    ])
+    .where('s.id', '=', args.subscriptionId),
+);
+
 async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {
-  return (
-    db
-      .selectFrom('subscriptions as s')
-      .innerJoin('packages as p', (join) =>
-        join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
-      )
-      .innerJoin('users as u', 'u.id', 's.owner_id')
-      // The card on file comes with the facts: one round trip fewer per renewal.
-      .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
-      .select([
-        'c.provider_token as card_token',
-        'c.brand as card_brand',
-        'c.last4 as card_last4',
-        's.id',
-        's.owner_id',
-        's.end_date',
-        's.is_auto_renew',
-        's.renewal_attempts',
-        'p.id as package_id',
-        'p.merchant_code',
-        'p.name_en',
-        'p.name_mn',
-        'p.cost',
-        'p.currency',
-        'p.duration_months',
-        'u.first_name',
-        'u.last_name',
-        'u.username',
-        'u.language',
-      ])
-      .where('s.id', '=', subscriptionId)
-      .executeTakeFirst()
-  );
+  const [facts] = await selectRenewalFacts(db, { subscriptionId });
+  return facts;
 }
 type RenewalFacts = NonNullable<Awaited<ReturnType<typeof renewalFacts>>>;
 
 const planName = (facts: RenewalFacts, lang: 'en' | 'mn') => (lang === 'mn' ? facts.name_mn : facts.name_en);
 
 /** The charge about to be made on a renewal invoice: its attempt number and the card. */
-interface ChargeMark {
+interface ChargeMark extends Record<string, unknown> {
   attempt: number;
   brand: string;
   last4: string;
 }
+
+interface RenewalInvoiceArgs extends Record<string, unknown> {
+  invoiceId: string;
+  userId: string;
+  packageId: number;
+  amount: number;
+  currency: string;
+  now: Date;
+  key: string;
+  subscriptionId: string;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+const renewalInvoiceRow = (args: RenewalInvoiceArgs) => ({
+  invoice_id: args.invoiceId,
+  user_id: args.userId,
+  package_id: args.packageId,
+  amount: args.amount,
+  currency: args.currency,
+  created_at: args.now,
+  kind: 'renewal' as const,
+  method: 'card' as const,
+  idempotency_key: args.key,
+  subscription_id: args.subscriptionId,
+  period_start: args.periodStart,
+  period_end: args.periodEnd,
+});
+
+/** The renewal invoice, unless its period has one already. */
+const insertRenewalInvoice = prepared((db: Kysely<Database>, args: RenewalInvoiceArgs) =>
+  db
+    .insertInto('payment_invoices')
+    .values(renewalInvoiceRow(args))
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returningAll(),
+);
+
+/** The renewal invoice marked with the charge about to be made; a paid one is left as it is. */
+const upsertChargedInvoice = prepared((db: Kysely<Database>, args: RenewalInvoiceArgs & ChargeMark) => {
+  const mark = { charge_attempts: args.attempt, card_brand: args.brand, card_last4: args.last4 };
+  return db
+    .insertInto('payment_invoices')
+    .values({ ...renewalInvoiceRow(args), ...mark })
+    .onConflict((oc) =>
+      oc.column('idempotency_key').doUpdateSet(mark).where('payment_invoices.status', '<>', 'paid'),
+    )
+    .returningAll();
+});
+
+const selectInvoiceByKey = prepared((db: Kysely<Database>, args: { key: string }) =>
+  db.selectFrom('payment_invoices').selectAll().where('idempotency_key', '=', args.key),
+);
 
 /**
  * The invoice of the period after the current one: one per subscription and period start (its
@@ -83,43 +141,26 @@ export async function renewalInvoice(
   facts: RenewalFacts,
   charge?: ChargeMark,
 ) {
-  const key = renewalKey(facts.id, facts.end_date);
-  const mark = charge
-    ? { charge_attempts: charge.attempt, card_brand: charge.brand, card_last4: charge.last4 }
-    : {};
-  const written = await deps.db
-    .insertInto('payment_invoices')
-    .values({
-      invoice_id: newInvoiceId(facts.merchant_code),
-      user_id: facts.owner_id,
-      package_id: facts.package_id,
-      amount: facts.cost,
-      currency: facts.currency,
-      created_at: deps.clock.now(),
-      kind: 'renewal',
-      method: 'card',
-      idempotency_key: key,
-      subscription_id: facts.id,
-      period_start: facts.end_date,
-      period_end: addMonths(facts.end_date, facts.duration_months),
-      ...mark,
-    })
-    .onConflict((oc) =>
-      charge
-        ? oc.column('idempotency_key').doUpdateSet(mark).where('payment_invoices.status', '<>', 'paid')
-        : oc.column('idempotency_key').doNothing(),
-    )
-    .returningAll()
-    .executeTakeFirst();
+  const values: RenewalInvoiceArgs = {
+    invoiceId: newInvoiceId(facts.merchant_code),
+    userId: facts.owner_id,
+    packageId: facts.package_id,
+    amount: facts.cost,
+    currency: facts.currency,
+    now: deps.clock.now(),
+    key: renewalKey(facts.id, facts.end_date),
+    subscriptionId: facts.id,
+    periodStart: facts.end_date,
+    periodEnd: addMonths(facts.end_date, facts.duration_months),
+  };
+  const [written] = charge
+    ? await upsertChargedInvoice(deps.db, { ...values, ...charge })
+    : await insertRenewalInvoice(deps.db, values);
   // Nothing written: the invoice exists (and, when charging, is paid already).
-  return (
-    written ??
-    deps.db
-      .selectFrom('payment_invoices')
-      .selectAll()
-      .where('idempotency_key', '=', key)
-      .executeTakeFirstOrThrow()
-  );
+  if (written) return written;
+  const [existing] = await selectInvoiceByKey(deps.db, { key: values.key });
+  if (!existing) throw new Error(`renewal invoice ${values.key} is gone`);
+  return existing;
 }
 
 /** The renewal invoice of the period starting at `periodStart`, if one was made. */
@@ -241,13 +282,24 @@ export async function remindRenewal(
       log,
     );
   }
-  await deps.db
-    .updateTable('subscriptions')
-    .set({ reminded_for: facts.end_date })
-    .where('id', '=', subscriptionId)
-    .execute();
+  await markReminded(deps.db, { subscriptionId, endDate: facts.end_date });
   return sent;
 }
+
+/** Takes a due billing step: moves `next_billing_at` past the claim, if it is still due. */
+const claimStep = prepared((db: Kysely<Database>, args: { subscriptionId: string; now: Date; until: Date }) =>
+  db
+    .updateTable('subscriptions')
+    .set({ next_billing_at: args.until })
+    .where('id', '=', args.subscriptionId)
+    .where('next_billing_at', '<=', args.now)
+    .returning('id'),
+);
+
+/** Records that a period's reminder went out. */
+const markReminded = prepared((db: Kysely<Database>, args: { subscriptionId: string; endDate: Date }) =>
+  db.updateTable('subscriptions').set({ reminded_for: args.endDate }).where('id', '=', args.subscriptionId),
+);
 
 /**
  * One billing step of a subscription whose `next_billing_at` has come (product.md §12): the
@@ -263,13 +315,11 @@ export async function runRenewalStep(
   log?: ErrorLog,
 ): Promise<RenewalOutcome> {
   const now = deps.clock.now();
-  const claimed = await deps.db
-    .updateTable('subscriptions')
-    .set({ next_billing_at: new Date(now.getTime() + CLAIM_MS) })
-    .where('id', '=', subscriptionId)
-    .where('next_billing_at', '<=', now)
-    .returning('id')
-    .executeTakeFirst();
+  const [claimed] = await claimStep(deps.db, {
+    subscriptionId,
+    now,
+    until: new Date(now.getTime() + CLAIM_MS),
+  });
   if (!claimed) return 'skipped';
   const facts = await renewalFacts(deps.db, subscriptionId);
   if (!facts) return 'skipped';

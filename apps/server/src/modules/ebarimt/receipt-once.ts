@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { GatewayError } from '../premium/gateway.js';
@@ -32,20 +33,42 @@ export async function requestReceipt(
   company: ReceiptCompany | null,
   now: Date,
 ): Promise<void> {
-  await trx
-    .insertInto('ebarimt_receipts')
-    .values({
-      invoice_id: invoiceId,
-      kind: company ? 'company' : 'citizen',
-      company_registry: company?.registry ?? null,
-      company_tin: company?.tin ?? null,
-      company_name: company?.name ?? null,
-      next_attempt_at: now,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing())
-    .execute();
+  await insertReceiptRequest(trx, {
+    invoiceId,
+    kind: company ? 'company' : 'citizen',
+    registry: company?.registry ?? null,
+    tin: company?.tin ?? null,
+    name: company?.name ?? null,
+    now,
+  });
 }
+
+/** A receipt to issue, once per invoice and kind; built once (every paid invoice asks for one). */
+const insertReceiptRequest = prepared(
+  (
+    db: Kysely<Database>,
+    args: {
+      invoiceId: string;
+      kind: ReceiptKind;
+      registry: string | null;
+      tin: string | null;
+      name: string | null;
+      now: Date;
+    },
+  ) =>
+    db
+      .insertInto('ebarimt_receipts')
+      .values({
+        invoice_id: args.invoiceId,
+        kind: args.kind,
+        company_registry: args.registry,
+        company_tin: args.tin,
+        company_name: args.name,
+        next_attempt_at: args.now,
+        created_at: args.now,
+      })
+      .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing()),
+);
 
 const backoffMs = (attempts: number) =>
   Math.min(MAX_BACKOFF_MINUTES, 2 ** Math.max(0, attempts - 1)) * 60_000;

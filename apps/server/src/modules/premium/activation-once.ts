@@ -1,10 +1,32 @@
 import { type Kysely, sql } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
 import { requestReceipt } from '../ebarimt/receipt-once.js';
 import { addMonths } from './period.js';
 import './tables.js';
+
+/** Marks an invoice paid, once: answers its facts only to the call that changed it. */
+const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now: Date }) =>
+  db
+    .updateTable('payment_invoices')
+    .set({ status: 'paid', settled_at: args.now })
+    .where('invoice_id', '=', args.invoiceId)
+    .where('status', '<>', 'paid')
+    .returning([
+      'user_id',
+      'package_id',
+      'kind',
+      'method',
+      'subscription_id',
+      'period_start',
+      'period_end',
+      'ebarimt_registry',
+      'ebarimt_tin',
+      'ebarimt_company',
+    ]),
+);
 
 /**
  * Exactly-once activation (product.md §10): any number of returns, callbacks, checks and charge
@@ -22,24 +44,7 @@ export async function activateInvoice(
 ): Promise<string | null> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const invoice = await trx
-      .updateTable('payment_invoices')
-      .set({ status: 'paid', settled_at: now })
-      .where('invoice_id', '=', invoiceId)
-      .where('status', '<>', 'paid')
-      .returning([
-        'user_id',
-        'package_id',
-        'kind',
-        'method',
-        'subscription_id',
-        'period_start',
-        'period_end',
-        'ebarimt_registry',
-        'ebarimt_tin',
-        'ebarimt_company',
-      ])
-      .executeTakeFirst();
+    const [invoice] = await markPaid(trx, { invoiceId, now });
     if (!invoice) return null;
     payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
     // Every paid invoice gets its e-barimt (the job queue issues it), asked for in this transaction.

@@ -1,3 +1,4 @@
+import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import type { PaymentDeps } from './payment-deps.js';
 
@@ -36,6 +37,37 @@ export interface InvoiceParty {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
+/** One log line, its statement built once (every checkout and renewal writes several). */
+const insertLogLine = prepared(
+  (
+    db: Deps['db'],
+    args: {
+      orderNumber: string;
+      userId: string | null;
+      subscriberName: string;
+      packageName: string;
+      purchasePrice: number | null;
+      currentProcess: PaymentStep;
+      type: PaymentLogEntry['type'];
+      message: string;
+      request: string | null;
+      response: string | null;
+    },
+  ) =>
+    db.insertInto('payment_logs').values({
+      order_number: args.orderNumber,
+      user_id: args.userId,
+      subscriber_name: args.subscriberName,
+      package_name: args.packageName,
+      purchase_price: args.purchasePrice,
+      current_process: args.currentProcess,
+      type: args.type,
+      message: args.message,
+      request: args.request,
+      response: args.response,
+    }),
+);
+
 /**
  * Writes one step to the payment log. A failed write must not fail the payment (product.md §8: log
  * post failure is only reported), so it is handed to `reportError`.
@@ -45,21 +77,18 @@ export async function writePaymentLog(
   entry: PaymentLogEntry,
 ): Promise<void> {
   try {
-    await deps.db
-      .insertInto('payment_logs')
-      .values({
-        order_number: entry.orderNumber,
-        user_id: entry.userId ?? null,
-        subscriber_name: entry.subscriberName ?? '',
-        package_name: entry.packageName ?? '',
-        purchase_price: entry.purchasePrice ?? null,
-        current_process: entry.currentProcess,
-        type: entry.type,
-        message: entry.message,
-        request: json(entry.request),
-        response: json(entry.response),
-      })
-      .execute();
+    await insertLogLine(deps.db, {
+      orderNumber: entry.orderNumber,
+      userId: entry.userId ?? null,
+      subscriberName: entry.subscriberName ?? '',
+      packageName: entry.packageName ?? '',
+      purchasePrice: entry.purchasePrice ?? null,
+      currentProcess: entry.currentProcess,
+      type: entry.type,
+      message: entry.message,
+      request: json(entry.request),
+      response: json(entry.response),
+    });
   } catch (error) {
     deps.reportError(error, 'payment log write failed');
   }
