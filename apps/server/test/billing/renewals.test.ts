@@ -175,12 +175,11 @@ describe('without a saved card', () => {
       message.text.startsWith('Your Premium ends on'),
     );
     expect(reminder?.link).toContain('/sandbox-gateway/payment?token=');
-    // The date reads as words, not as an ISO date.
-    const endDate = new Date(end);
-    const month = endDate.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
-    expect(reminder?.text).toContain(
-      `ends on ${month} ${endDate.getUTCDate()}, ${endDate.getUTCFullYear()}.`,
-    );
+    // The date reads as words, not as an ISO date, on the day Ulaanbaatar (UTC+8) counts: from
+    // 16:00 UTC on, that is the next UTC day.
+    const there = new Date(end + 8 * 3_600_000);
+    const month = there.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+    expect(reminder?.text).toContain(`ends on ${month} ${there.getUTCDate()}, ${there.getUTCFullYear()}.`);
     expect(reminder?.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     const back = await returnToShop(t, await payOnGateway(t, new URL(reminder?.link ?? ''), PAID_CARD));
     expect(back).toMatch(/^\/success/);
