@@ -184,6 +184,12 @@ async function measureRounds(server, database, users, calls, databasePids, floor
     );
     for (const [name, url, headers] of calls) {
       const check = await fetch(`${server.baseUrl}${url}`, { headers });
+      // The answer as sent: its coding and bytes on the wire (fetch decodes the body).
+      const answer = {
+        encoding: check.headers.get('content-encoding') ?? 'identity',
+        bytes: (await check.arrayBuffer()).byteLength,
+      };
+      answer.wireBytes = Number(check.headers.get('content-length') ?? answer.bytes);
       const figures = await measure(`${server.baseUrl}${url}`, {
         connections,
         seconds,
@@ -197,6 +203,7 @@ async function measureRounds(server, database, users, calls, databasePids, floor
         round,
         call: name,
         status: check.status,
+        answer,
         ...figures,
         ratioToBaseline: Number((figures.requestsPerSecond / hello.requestsPerSecond).toFixed(3)),
         cpuRatioToBaseline: Number((figures.cpuMicrosPerRequest / hello.cpuMicrosPerRequest).toFixed(2)),
@@ -206,7 +213,7 @@ async function measureRounds(server, database, users, calls, databasePids, floor
       results.api.push(entry);
       const database_ = figures.databaseCpuMicrosPerRequest;
       log(
-        `[${elapsed()}]   ${name.padEnd(46)} ${String(figures.requestsPerSecond).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  CPU ${figures.cpuMicrosPerRequest} µs/req (${entry.cpuRatioToBaseline}× hello-world${database_ === undefined ? '' : `; PostgreSQL ${database_} µs`})  (${Math.round(entry.ratioToBaseline * 100)} % of baseline req/s, status ${check.status}, non-2xx ${figures.non2xx})`,
+        `[${elapsed()}]   ${name.padEnd(46)} ${String(figures.requestsPerSecond).padStart(6)} req/s  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  CPU ${figures.cpuMicrosPerRequest} µs/req (${entry.cpuRatioToBaseline}× hello-world${database_ === undefined ? '' : `; PostgreSQL ${database_} µs`})  (${Math.round(entry.ratioToBaseline * 100)} % of baseline req/s, status ${check.status}, ${answer.bytes} bytes sent as ${answer.wireBytes} ${answer.encoding}, non-2xx ${figures.non2xx})`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE, withPlans } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -62,6 +63,42 @@ describe('merchants and plans', () => {
         { Language: 'mn', Value: 'Премиум' },
       ],
     });
+  });
+
+  it('sends the plans compressed, answers 304 to their ETag, and shows a changed price within a minute', async () => {
+    const plans = (headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/packages/allplans',
+        query: { merchantId: '14' },
+        headers: { ...STORE, ...headers },
+      });
+    const plain = await plans();
+    const br = await plans({ 'accept-encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(br.headers.etag).toBe(plain.headers.etag);
+    expect((await plans({ 'if-none-match': String(plain.headers.etag) })).statusCode).toBe(304);
+
+    const before = (plain.json() as { MerchantCode: string; Cost: number }[])[0];
+    await t.db
+      .updateTable('packages')
+      .set({ cost: 7900 })
+      .where('merchant_code', '=', 'PREMIUM_1M')
+      .execute();
+    try {
+      t.clock.advance(60_000);
+      const after = await plans();
+      expect(after.json()[0]).toMatchObject({ MerchantCode: 'PREMIUM_1M', Cost: 7900 });
+      expect(after.headers.etag).not.toBe(plain.headers.etag);
+    } finally {
+      await t.db
+        .updateTable('packages')
+        .set({ cost: before?.Cost ?? 6900 })
+        .where('merchant_code', '=', 'PREMIUM_1M')
+        .execute();
+      t.clock.advance(60_000);
+    }
   });
 
   it('refuses a merchant id that is not a number, naming the field', async () => {

@@ -19,7 +19,7 @@ export function onContentPublished(deps: Deps, listener: () => void): () => void
 /**
  * Tells every process that content changed: this one at once, the others through Redis pub/sub
  * when `REDIS_URL` is set. Without Redis (or if the message is lost) the others still see the
- * bumped revision within their cache's TTL (response-cache.ts).
+ * bumped revision within their cache's TTL (lib/answer-cache.ts).
  */
 export async function announceContentPublished(deps: Deps): Promise<void> {
   for (const listener of listeners.get(deps) ?? []) listener();

@@ -6,41 +6,25 @@ import {
   landingPageResponseSchema,
 } from '@tunes/shared/content';
 import { errorBodySchema } from '@tunes/shared/errors';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AnswerCache, type CachedAnswer, sendCachedAnswer } from '../../lib/answer-cache.js';
 import { notFound } from '../../lib/errors.js';
 import { CONTENT_PUBLISHED_CHANNEL, onContentPublished } from './content-events.js';
 import { listContentCards, readContentRevision, readLandingData } from './content-store.js';
 import { demoImages } from './demo-content.js';
 import { IMAGE_ROUTE_PREFIX } from './demo-images.js';
 import { submitFeedback } from './feedback.js';
-import { type CachedAnswer, ContentAnswerCache, preferredCoding } from './response-cache.js';
 import { readUploadedImage, UPLOAD_ROUTE } from './uploads.js';
 
-/** How stale a process's copy of the content may be after an import (see response-cache.ts). */
+/** How stale a process's copy of the content may be after an import (see lib/answer-cache.ts). */
 const CONTENT_CACHE_TTL_MS = 1000;
 const YEAR_SECONDS = 31_536_000;
 
-/**
- * The cached answer as stored bytes, compressed ahead of time for the coding the client takes:
- * these routes opt out of the compression plugin (`compress: false`), which would compress the
- * same bytes again on every request.
- */
-function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (!answer.br || !answer.gzip) return reply.send(answer.body);
-  reply.header('vary', 'accept-encoding');
-  const coding = preferredCoding(request.headers['accept-encoding']);
-  if (!coding) return reply.send(answer.body);
-  return reply.header('content-encoding', coding).send(coding === 'br' ? answer.br : answer.gzip);
-}
-
 export default async function contentRoutes(app: FastifyInstance) {
   const { deps } = app;
-  const cache = new ContentAnswerCache(
+  const cache = new AnswerCache(
     () => readContentRevision(deps),
     () => deps.clock.now().getTime(),
     CONTENT_CACHE_TTL_MS,
@@ -82,7 +66,7 @@ export default async function contentRoutes(app: FastifyInstance) {
         return landing && { result: landing };
       });
       if (!answer) throw notFound('No landing content has been imported yet.');
-      return sendCached(request, reply, answer);
+      return sendCachedAnswer(request, reply, answer);
     },
   );
 
@@ -104,7 +88,7 @@ export default async function contentRoutes(app: FastifyInstance) {
         result: await listContentCards(deps, lang),
       }));
       // The card loader never answers null; an empty list is a valid answer.
-      return sendCached(request, reply, answer as CachedAnswer);
+      return sendCachedAnswer(request, reply, answer as CachedAnswer);
     },
   );
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Answers shorter than this go out as they are (the compression plugin's threshold too). */
 export const COMPRESS_FROM_BYTES = 1024;
@@ -15,7 +16,8 @@ export interface CachedAnswer {
   etag: string;
 }
 
-export function toCachedAnswer(revision: number, value: unknown): CachedAnswer {
+/** The answer's bytes and codings; its ETag names the bytes, so an unchanged answer keeps it. */
+export function toCachedAnswer(value: unknown): CachedAnswer {
   const body = Buffer.from(JSON.stringify(value));
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
   const long = body.length >= COMPRESS_FROM_BYTES;
@@ -23,7 +25,7 @@ export function toCachedAnswer(revision: number, value: unknown): CachedAnswer {
     body,
     br: long ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : undefined,
     gzip: long ? gzipSync(body, { level: 9 }) : undefined,
-    etag: `"${revision}-${hash}"`,
+    etag: `"${hash}"`,
   };
 }
 
@@ -40,20 +42,39 @@ export function preferredCoding(acceptEncoding: string | undefined): 'br' | 'gzi
   return gzip ? 'gzip' : undefined;
 }
 
+/**
+ * Sends a cached answer as its stored bytes, compressed ahead of time for the coding the client
+ * takes, or 304 when the client holds it. Routes that send these opt out of the compression
+ * plugin (`compress: false`), which would compress the same bytes again on every request.
+ */
+export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (!answer.br || !answer.gzip) return reply.send(answer.body);
+  reply.header('vary', 'accept-encoding');
+  const coding = preferredCoding(request.headers['accept-encoding']);
+  if (!coding) return reply.send(answer.body);
+  return reply.header('content-encoding', coding).send(coding === 'br' ? answer.br : answer.gzip);
+}
+
 interface Entry {
   revision: number;
   answer: Promise<CachedAnswer | null>;
 }
 
 /**
- * Per-process cache of the public content answers (landing data, card list).
+ * Per-process cache of public answers that are the same for every visitor (landing data, card
+ * list, a merchant's plans).
  *
- * The database's content revision is re-read at most once per `ttlMs` (one primary-key lookup,
- * shared by all requests waiting at that moment); an import bumps it, so every API process drops
- * its copies within `ttlMs` of an import, however many processes run. Between checks, requests
- * are answered from memory without touching the database. See docs/decisions/0006-content.md.
+ * The data's revision is re-read at most once per `ttlMs` (for the content, one primary-key
+ * lookup, shared by all requests waiting at that moment); an import bumps it, so every API
+ * process drops its copies within `ttlMs` of an import, however many processes run. Between
+ * checks, requests are answered from memory without touching the database. Only answers are
+ * kept: a miss (`load` gives null: no such merchant) is read again next time, so requests for
+ * made-up keys cannot fill the cache. See docs/decisions/0006-content.md.
  */
-export class ContentAnswerCache {
+export class AnswerCache {
   #entries = new Map<string, Entry>();
   #revision = -1;
   #checkedAt = Number.NEGATIVE_INFINITY;
@@ -74,13 +95,16 @@ export class ContentAnswerCache {
     const revision = await this.#currentRevision();
     const cached = this.#entries.get(key);
     if (cached && cached.revision === revision) return cached.answer;
-    const answer = load().then((value) => (value === null ? null : toCachedAnswer(revision, value)));
+    const answer = load().then((value) => (value === null ? null : toCachedAnswer(value)));
     const entry = { revision, answer };
     this.#entries.set(key, entry);
-    // A failed load must not stick: the next request tries the database again.
-    answer.catch(() => {
+    // A failed load or a miss must not stick: the next request tries the database again.
+    const forget = () => {
       if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    });
+    };
+    answer.then((value) => {
+      if (value === null) forget();
+    }, forget);
     return answer;
   }
 
