@@ -63,7 +63,14 @@ async function importDist(file) {
 const results = {
   startedAt: new Date(startedAt).toISOString(),
   machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-  settings: { seconds, connections, rounds, smallUsers, largeUsers },
+  settings: {
+    seconds,
+    connections,
+    rounds,
+    smallUsers,
+    largeUsers,
+    databasePoolSize: process.env.DATABASE_POOL_SIZE ?? 'default',
+  },
   api: [],
   startup: {},
   web: {},
