@@ -68,11 +68,12 @@ interface Entry {
  * list, a merchant's plans).
  *
  * The data's revision is re-read at most once per `ttlMs` (for the content, one primary-key
- * lookup, shared by all requests waiting at that moment); an import bumps it, so every API
- * process drops its copies within `ttlMs` of an import, however many processes run. Between
- * checks, requests are answered from memory without touching the database. Only answers are
- * kept: a miss (`load` gives null: no such merchant) is read again next time, so requests for
- * made-up keys cannot fill the cache. See docs/decisions/0006-content.md.
+ * lookup, shared by all requests waiting at that moment; for the plans, the clock's minute); an
+ * import bumps it, so every API process drops its copies within `ttlMs` of an import, however
+ * many processes run. Between checks, requests are answered from memory without touching the
+ * database. Only answers are kept: a miss (`load` gives null or fails: no content yet, no such
+ * merchant) is read again next time, so requests for made-up keys cannot fill the cache. See
+ * docs/decisions/0006-content.md and 0024-plans-answered-from-memory.md.
  */
 export class AnswerCache {
   #entries = new Map<string, Entry>();

@@ -57,10 +57,10 @@ export default async function premiumRoutes(app: FastifyInstance) {
 
   // Plans change only with a migration or a seed (no route or command edits a package), so each
   // process keeps a merchant's answer, serialized and compressed, and reads it again at the turn
-  // of each minute: the call cost ~5× a cached answer's CPU, most of it compressing the same
-  // bytes again (docs/performance.md, round six).
+  // of each minute (its revision is the clock's minute, looked at once a second): the call cost
+  // ~5× a cached answer's CPU, most of it compressing the same bytes again (decision 0024).
   const nowMs = () => deps.clock.now().getTime();
-  const plans = new AnswerCache(async () => Math.floor(nowMs() / PLANS_MAX_AGE_MS), nowMs, PLANS_MAX_AGE_MS);
+  const plans = new AnswerCache(async () => Math.floor(nowMs() / PLANS_MAX_AGE_MS), nowMs, 1000);
 
   routes.get(
     '/packages/allplans',
