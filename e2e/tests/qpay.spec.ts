@@ -41,6 +41,10 @@ test.describe('paying with QPay through the sandbox', () => {
     page,
     signIn,
   }) => {
+    // A whole journey: the QR, a reload, the phone, up to 30 s for the e-barimt job, two
+    // accessibility scans, the profile and the receipt. ~20 s alone; with two CI runs side by
+    // side it reached the receipt at 60 s and the default budget ended it there.
+    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1440, height: 900 });
     const user = await signIn();
     await page.goto('/premium');
