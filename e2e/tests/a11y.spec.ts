@@ -45,6 +45,9 @@ async function auditEverywhere(page: Page, path: string, ready?: (page: Page) =>
 }
 
 test.describe('every route, both languages, 360 and 1440 px', () => {
+  // Each test loads its route four times and scans each with axe: up to 55 s with two CI runs
+  // side by side.
+  test.describe.configure({ timeout: 120_000 });
   for (const path of [...declaredRoutes(), '/no/such/page']) {
     test(`${path} as a visitor has no serious or critical violations`, async ({ page }) => {
       expect(await auditEverywhere(page, path)).toEqual([]);
@@ -70,6 +73,8 @@ test.describe('every route, both languages, 360 and 1440 px', () => {
 });
 
 test.describe('modals and steps', () => {
+  // Every step of a modal is scanned with axe: up to 43 s with two CI runs side by side.
+  test.describe.configure({ timeout: 120_000 });
   for (const language of LANGUAGES) {
     for (const width of WIDTHS) {
       test(`every step of the login modal (${language}, ${width}px) has none`, async ({ page }) => {

@@ -196,6 +196,9 @@ test('a support operator finds a listener by phone and extends the period; the p
   baseURL,
   signIn,
 }) => {
+  // Two operators' consoles, a listener's purchase, the extension and three pages to check it:
+  // 41–52 s with two CI runs side by side.
+  test.setTimeout(120_000);
   const origin = baseURL ?? baseUrl();
   const admin = await consolePage(browser, origin, await createOperator(request, 'admin'));
   await expect(navLinks(admin)).toHaveText([

@@ -154,6 +154,9 @@ test.describe('landing page', () => {
   });
 
   test('autoplay moves the cards on and pauses while hovered or focused', async ({ page }) => {
+    // The fake clock runs ~50 s of the page's time, every animation frame of it: ~25 s alone,
+    // 53 s with two CI runs side by side.
+    test.setTimeout(120_000);
     await page.clock.install();
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/');
