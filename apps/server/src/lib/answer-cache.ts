@@ -58,6 +58,15 @@ export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, a
   return reply.header('content-encoding', coding).send(coding === 'br' ? answer.br : answer.gzip);
 }
 
+/**
+ * A revision that moves on its own at the turn of every `periodMs`, for data no route or
+ * command changes (it comes with a migration or a seed): each process reads it again once per
+ * period, at no cost in between.
+ */
+export function revisionEvery(periodMs: number, nowMs: () => number): () => Promise<number> {
+  return async () => Math.floor(nowMs() / periodMs);
+}
+
 interface Entry {
   revision: number;
   answer: Promise<CachedAnswer | null>;

@@ -13,7 +13,7 @@ import { subscriptionSchema } from '@tunes/shared/profile';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AnswerCache, type CachedAnswer, sendCachedAnswer } from '../../lib/answer-cache.js';
+import { AnswerCache, type CachedAnswer, revisionEvery, sendCachedAnswer } from '../../lib/answer-cache.js';
 import { notFound } from '../../lib/errors.js';
 import { assertSelf } from '../../plugins/auth.js';
 import { saveCacheItem } from './cache-item.js';
@@ -57,10 +57,10 @@ export default async function premiumRoutes(app: FastifyInstance) {
 
   // Plans change only with a migration or a seed (no route or command edits a package), so each
   // process keeps a merchant's answer, serialized and compressed, and reads it again at the turn
-  // of each minute (its revision is the clock's minute, looked at once a second): the call cost
-  // ~5× a cached answer's CPU, most of it compressing the same bytes again (decision 0024).
+  // of each minute (its revision, looked at once a second): the call cost ~5× a cached answer's
+  // CPU, most of it compressing the same bytes again (decision 0024).
   const nowMs = () => deps.clock.now().getTime();
-  const plans = new AnswerCache(async () => Math.floor(nowMs() / PLANS_MAX_AGE_MS), nowMs, 1000);
+  const plans = new AnswerCache(revisionEvery(PLANS_MAX_AGE_MS, nowMs), nowMs, 1000);
 
   routes.get(
     '/packages/allplans',
