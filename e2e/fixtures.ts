@@ -35,10 +35,23 @@ export function baseUrl(): string {
   return `http://localhost:${process.env.E2E_PORT}`;
 }
 
-/** A random Mongolian mobile number as the API takes it: 976 then 8 digits starting with 8 or 9. */
+const issuedMsisdns = new Set<string>();
+
+/**
+ * A random Mongolian mobile number as the API takes it: 976 then 8 digits starting with 8 or 9.
+ * Never one another test of the run holds: the worker's slot is its second digit and a worker
+ * never draws a number twice (a drawn twin would sign in to someone else's account).
+ */
 export function randomMsisdn(): string {
-  const first = Math.random() < 0.5 ? '8' : '9';
-  return `976${first}${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+  const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % 10;
+  for (;;) {
+    const first = Math.random() < 0.5 ? '8' : '9';
+    const msisdn = `976${first}${slot}${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
+    if (!issuedMsisdns.has(msisdn)) {
+      issuedMsisdns.add(msisdn);
+      return msisdn;
+    }
+  }
 }
 
 /** A unique e-mail address for a test. */

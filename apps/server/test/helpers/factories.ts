@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { MERCHANT_ID, STORE_ID } from '@tunes/shared/constants';
 import type { Kysely } from 'kysely';
 import type { Database, NewUser, Package, Subscription, User } from '../../src/db/schema.js';
@@ -28,9 +28,21 @@ export async function siteHeaders(t: TestApp, userId?: string): Promise<Record<s
   return { ...STORE, ...(userId ? await t.authHeader(userId) : {}) };
 }
 
-/** A random Mongolian mobile number as the spec stores it: 976 followed by 8 digits. */
+const issuedMsisdns = new Set<string>();
+
+/**
+ * A random Mongolian mobile number as the spec stores it: 976 followed by 8 digits. Never the
+ * same twice in a process: a test file's users share a database whose usernames are unique, and
+ * a file that makes a hundred users met a birthday collision in CI.
+ */
 export function randomMsisdn(): string {
-  return `9768${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+  for (;;) {
+    const msisdn = `9768${String(randomInt(10_000_000)).padStart(7, '0')}`;
+    if (!issuedMsisdns.has(msisdn)) {
+      issuedMsisdns.add(msisdn);
+      return msisdn;
+    }
+  }
 }
 
 /** Inserts a user; by default a mobile account with a random number. */
