@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { statementName } from './prepared.js';
 
 /**
  * Kysely dialect for embedded PGlite. PGlite is a single connection, so every query and every
@@ -78,7 +79,47 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
+  /** Named statements parsed on this database: name → the types of their parameters. */
+  readonly #statements = new Map<string, number[]>();
+
   constructor(private readonly pglite: PGlite) {}
+
+  /**
+   * A `prepared()` query as a named statement, parsed and planned once: PGlite's `query` parses,
+   * plans and describes its SQL on every call in five trips through the protocol, and planning
+   * the profile's join cost more than running it (docs/performance.md). A call is then one trip:
+   * bind, describe, execute and sync in a single message.
+   */
+  async #runNamed<R>(name: string, sql: string, parameters: readonly unknown[]): Promise<Results<R>> {
+    const types = this.#statements.get(name) ?? (await this.#parse(name, sql));
+    const values = parameters.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serializer = this.pglite.serializers[types[index] ?? 0];
+      return serializer ? serializer(value) : String(value);
+    });
+    const message = concat([
+      protocol.serialize.bind({ statement: name, values }),
+      protocol.serialize.describe({ type: 'P' }),
+      protocol.serialize.execute({}),
+      protocol.serialize.sync(),
+    ]);
+    const { messages } = await this.pglite.execProtocol(message);
+    const [result] = parse.parseResults(messages, this.pglite.parsers);
+    if (!result) throw new Error(`PGlite answered no result for statement ${name}`);
+    return result as Results<R>;
+  }
+
+  async #parse(name: string, sql: string): Promise<number[]> {
+    const message = concat([
+      protocol.serialize.parse({ name, text: sql }),
+      protocol.serialize.describe({ type: 'S', name }),
+      protocol.serialize.sync(),
+    ]);
+    const { messages } = await this.pglite.execProtocol(message, { syncToFs: false });
+    const types = parse.parseDescribeStatementResults(messages);
+    this.#statements.set(name, types);
+    return types;
+  }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     // Raw SQL without parameters may hold several statements (the job queue's own migrations):
@@ -88,7 +129,10 @@ class PGliteConnection implements DatabaseConnection {
       const last = results.at(-1);
       return { rows: (last?.rows ?? []) as R[] };
     }
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const name = statementName(compiledQuery.sql);
+    const result = name
+      ? await this.#runNamed<R>(name, compiledQuery.sql, compiledQuery.parameters)
+      : await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const kind = compiledQuery.query.kind;
     const changesRows =
       kind === 'InsertQueryNode' ||
@@ -111,6 +155,16 @@ class PGliteConnection implements DatabaseConnection {
   async close() {
     if (!this.pglite.closed) await this.pglite.close();
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
 }
 
 /**
