@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepared } from '../../src/db/prepared.js';
-import type { Db } from '../../src/db/schema.js';
+import type { Database } from '../../src/db/schema.js';
 import { createUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * `prepared()` queries run as named statements on both databases (parsed once, then only bound
