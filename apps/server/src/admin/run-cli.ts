@@ -76,7 +76,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const context: CommandContext = {
     config,
     db: async () => {
-      database ??= await openConfiguredDatabase(config);
+      // Prepared as the server prepares it (migrated, and seeded where SEED_DEMO_DATA is on), so
+      // a command run before the first `npm start` sees the plans the site will sell.
+      database ??= await openConfiguredDatabase(config, { seed: config.SEED_DEMO_DATA });
       await database.ready;
       return database.db;
     },

@@ -59,4 +59,16 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run admin', () => {
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toContain('Unknown command: vouchers:make');
   });
+
+  it('sells the plans the site will sell before the server has ever started on the DATA_DIR', async () => {
+    const fresh = mkdtempSync(path.join(tmpdir(), 'tunes-cli-fresh-'));
+    const created = await runAdmin(fresh, 'vouchers:create', '--package', 'PREMIUM_1M', '--days', '30');
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout.split('\n')[0]).toMatch(/^1 voucher\(s\) for Premium.*, 30 day\(s\) each:$/);
+
+    const wrong = await runAdmin(fresh, 'vouchers:create', '--package', 'PREMIUM', '--days', '30');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.split('\n')[0]).toMatch(/Valid codes: .*PREMIUM_1M/);
+  }, 120_000);
 });
