@@ -55,6 +55,10 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run admin', () => {
       'vouchers:create: --days: Give the number of days each voucher grants, 1 to 3660.',
     );
 
+    const importOption = await admin('content:import', '--dry-run', 'content.json');
+    expect(importOption.code).toBe(2);
+    expect(importOption.stderr.split('\n')[0]).toMatch(/^content:import: Unknown option '--dry-run'/);
+
     const unknownCommand = await admin('vouchers:make');
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toContain('Unknown command: vouchers:make');

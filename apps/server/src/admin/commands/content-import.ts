@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { systemClock } from '../../lib/clock.js';
 import { importContent } from '../../modules/content/content-store.js';
@@ -10,7 +11,9 @@ export const command: AdminCommand = {
     'Replace the landing data and all content cards with a JSON file { landing, cards } (links must be http(s)).',
   usage: 'content:import <file.json>',
   async run(args, { db: openDb, print }) {
-    const [file, ...rest] = args;
+    // Strict: an option this command does not have is named as one, not read as a file.
+    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+    const [file, ...rest] = positionals;
     if (!file || rest.length > 0) throw new UsageError('Give exactly one JSON file.');
     let input: unknown;
     try {
