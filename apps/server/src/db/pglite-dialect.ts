@@ -97,7 +97,7 @@ class PGliteConnection implements DatabaseConnection {
       const serializer = this.pglite.serializers[types[index] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const message = concat([
+    const message = Buffer.concat([
       protocol.serialize.bind({ statement: name, values }),
       protocol.serialize.describe({ type: 'P' }),
       protocol.serialize.execute({}),
@@ -110,7 +110,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async #parse(name: string, sql: string): Promise<number[]> {
-    const message = concat([
+    const message = Buffer.concat([
       protocol.serialize.parse({ name, text: sql }),
       protocol.serialize.describe({ type: 'S', name }),
       protocol.serialize.sync(),
@@ -155,16 +155,6 @@ class PGliteConnection implements DatabaseConnection {
   async close() {
     if (!this.pglite.closed) await this.pglite.close();
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
 }
 
 /**
