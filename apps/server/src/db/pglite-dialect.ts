@@ -88,7 +88,9 @@ class PGliteConnection implements DatabaseConnection {
    * A `prepared()` query as a named statement, parsed and planned once: PGlite's `query` parses,
    * plans and describes its SQL on every call in five trips through the protocol, and planning
    * the profile's join cost more than running it (docs/performance.md). A call is then one trip:
-   * bind, describe, execute and sync in a single message.
+   * bind, describe, execute and sync in a single message. `execProtocol` does not take PGlite's
+   * own query lock; it needs none, as the driver's ConnectionMutex lends this connection to one
+   * caller at a time and nothing else holds the PGlite instance.
    */
   async #runNamed<R>(name: string, sql: string, parameters: readonly unknown[]): Promise<Results<R>> {
     const types = this.#statements.get(name) ?? (await this.#parse(name, sql));
