@@ -11,24 +11,27 @@ import { unauthorized } from '../../lib/errors.js';
  */
 const STORE_RENEWED_SOURCES: SourceType[] = ['Apple IAP', 'Google Play'];
 
+/** The subscription columns of the spec's shape, `s` being the subscription and `p` its package. */
+const SUBSCRIPTION_COLUMNS = [
+  's.id',
+  's.owner_id',
+  's.start_date',
+  's.end_date',
+  's.is_auto_renew',
+  's.source_type',
+  'p.name_en',
+  'p.name_mn',
+  'p.merchant_code',
+  'p.allow_share',
+  'p.max_shared_users',
+] as const;
+
 /** A subscription joined to its package, with the columns of the spec's subscription shape. */
 export function selectSubscriptions(db: Kysely<Database>) {
   return db
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
-    .select([
-      's.id',
-      's.owner_id',
-      's.start_date',
-      's.end_date',
-      's.is_auto_renew',
-      's.source_type',
-      'p.name_en',
-      'p.name_mn',
-      'p.merchant_code',
-      'p.allow_share',
-      'p.max_shared_users',
-    ]);
+    .select(SUBSCRIPTION_COLUMNS);
 }
 
 export type SubscriptionRow = Awaited<
@@ -58,52 +61,43 @@ export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView[
 }
 
 /**
- * The subscriptions a user holds now, newest first: periods they own that have not ended (or
- * that a store renews automatically, or whose failed renewal is being tried again), then shared plans they joined whose owner's period has
- * not ended.
+ * The subscriptions a user holds now (unordered): periods they own that have not ended (or that a
+ * store renews automatically, or whose failed renewal is being tried again), then shared plans
+ * they joined whose owner's period has not ended.
+ *
+ * Two branches, each found through its own index (the owner's, the member's): a single query
+ * with an OR across the owner column and a joined member row makes PostgreSQL read every
+ * subscription, and a semi-join of both candidate lists still let it scan a small table with the
+ * whole filter (~2× the database's CPU per profile call, docs/performance.md "Round eight").
  */
 export function userSubscriptionsQuery(db: Kysely<Database>, userId: string, now: Date) {
-  return (
-    selectSubscriptions(db)
-      .leftJoin('subscription_members as m', (join) =>
-        join.onRef('m.subscription_id', '=', 's.id').on('m.user_id', '=', userId),
-      )
-      // Candidates first, each through its own index: an OR across the owner column and the
-      // joined member row alone makes PostgreSQL scan every subscription (growth budget, performance.md).
-      .where('s.id', 'in', (eb) =>
-        eb
-          .selectFrom('subscriptions as owned')
-          .select('owned.id')
-          .where('owned.owner_id', '=', userId)
-          .unionAll(
-            eb
-              .selectFrom('subscription_members as joined')
-              .select('joined.subscription_id as id')
-              .where('joined.user_id', '=', userId),
-          ),
-      )
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('s.owner_id', '=', userId),
-            eb.or([
-              eb('s.end_date', '>', now),
-              eb('s.grace_until', '>', now),
-              eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
-            ]),
-          ]),
-          eb.and([
-            eb('m.user_id', '=', userId),
-            eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]),
-          ]),
-        ]),
-      )
-  );
+  const owned = selectSubscriptions(db)
+    .where('s.owner_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('s.end_date', '>', now),
+        eb('s.grace_until', '>', now),
+        eb.and([eb('s.is_auto_renew', '=', true), eb('s.source_type', 'in', STORE_RENEWED_SOURCES)]),
+      ]),
+    );
+  const joined = db
+    .selectFrom('subscription_members as m')
+    .innerJoin('subscriptions as s', 's.id', 'm.subscription_id')
+    .innerJoin('packages as p', 'p.id', 's.package_id')
+    .select(SUBSCRIPTION_COLUMNS)
+    .where('m.user_id', '=', userId)
+    // An owner is never a member of their own plan; this keeps the two branches apart regardless.
+    .where('s.owner_id', '<>', userId)
+    .where((eb) => eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]));
+  return owned.unionAll(joined);
 }
 
 /** Prepared: it runs on every plan check. */
 const selectUserSubscriptions = prepared((db: Kysely<Database>, args: { userId: string; now: Date }) =>
-  userSubscriptionsQuery(db, args.userId, args.now).orderBy('s.end_date', 'desc'),
+  db
+    .selectFrom(userSubscriptionsQuery(db, args.userId, args.now).as('s'))
+    .selectAll()
+    .orderBy('s.end_date', 'desc'),
 );
 
 /** Rows of `userSubscriptionsQuery`, newest first, as the profile's `Subscriptions` (product.md §3). */
