@@ -3,8 +3,8 @@ import { INVITATION_TTL_DAYS } from '@tunes/shared/constants';
 import type { InvitationCodes } from '@tunes/shared/family';
 import type { Deps } from '../../deps.js';
 import { conflict } from '../../lib/errors.js';
-import { remainingSeats, seatUsage } from './seat-limit.js';
-import { ownedSharingPlan } from './sharing-plan.js';
+import { findPlanWithSeats, remainingSeats, seatUsage } from './seat-limit.js';
+import { managedBy, ownedSharingPlan } from './sharing-plan.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,9 +21,9 @@ export async function listInvitationCodes(
   userId: string,
 ): Promise<InvitationCodes> {
   const now = deps.clock.now();
-  const plan = await ownedSharingPlan(deps.db, subscriptionId, userId);
+  const plan = managedBy(await findPlanWithSeats(deps.db, subscriptionId, now), userId);
   if (plan.end_date <= now) return { Codes: [], Remaining: 0 };
-  const { members, liveCodes } = await seatUsage(deps.db, subscriptionId, now);
+  const { members, liveCodes } = plan;
   return { Codes: liveCodes, Remaining: remainingSeats(plan, members, liveCodes.length, now) };
 }
 

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
-import type { Db, SharingPlan } from './sharing-plan.js';
+import { type Db, type SharingPlan, selectPlan } from './sharing-plan.js';
 import './tables.js';
 
 /*
@@ -26,6 +27,39 @@ const selectLiveCodes = prepared((db: Db, args: { subscriptionId: string; now: D
     .orderBy('created_at')
     .orderBy('code'),
 );
+
+/**
+ * A plan with its members and live codes in one statement, for reads that change nothing (the
+ * owner's list of links): one round trip instead of three, all read from one snapshot.
+ */
+const selectPlanWithSeats = prepared((db: Db, args: { subscriptionId: string; now: Date }) =>
+  selectPlan(db, args.subscriptionId).select((eb) => [
+    eb
+      .selectFrom('subscription_members as m')
+      .select((count) => count.fn.countAll<string>().as('count'))
+      .whereRef('m.subscription_id', '=', 's.id')
+      .as('members'),
+    eb
+      .selectFrom('invitation_codes as c')
+      .select(sql<string[]>`coalesce(array_agg(c.code order by c.created_at, c.code), '{}')`.as('codes'))
+      .whereRef('c.subscription_id', '=', 's.id')
+      .where('c.used_by', 'is', null)
+      .where('c.expires_at', '>', args.now)
+      .as('live_codes'),
+  ]),
+);
+
+/** The plan with `seatUsage`'s figures, read together; undefined when there is no such plan. */
+export async function findPlanWithSeats(
+  db: Db,
+  subscriptionId: string,
+  now: Date,
+): Promise<(SharingPlan & { members: number; liveCodes: string[] }) | undefined> {
+  const [row] = await selectPlanWithSeats(db, { subscriptionId, now });
+  if (!row) return undefined;
+  const { members, live_codes, ...plan } = row;
+  return { ...plan, members: Number(members ?? 0), liveCodes: live_codes ?? [] };
+}
 
 /** Members on the plan and its unused, unexpired invitation codes. */
 export async function seatUsage(db: Db, subscriptionId: string, now: Date) {

@@ -17,7 +17,7 @@ export interface SharingPlan {
 }
 
 /** The subscription with its package's sharing rules. */
-function selectPlan(db: Db, subscriptionId: string) {
+export function selectPlan(db: Db, subscriptionId: string) {
   return db
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
@@ -57,7 +57,11 @@ export async function ownedSharingPlan(
   userId: string,
   lock = false,
 ): Promise<SharingPlan> {
-  const plan = await findSharingPlan(db, subscriptionId, lock);
+  return managedBy(await findSharingPlan(db, subscriptionId, lock), userId);
+}
+
+/** The plan, if `userId` may manage it: it exists, is theirs, and its package is shared. */
+export function managedBy<Plan extends SharingPlan>(plan: Plan | undefined, userId: string): Plan {
   if (!plan) throw notFound('No such subscription.');
   if (plan.owner_id !== userId) throw forbidden('Only the owner of this plan may manage it.');
   if (!plan.allow_share) throw conflict('This plan cannot be shared.', 'plan_not_shared');
