@@ -101,7 +101,12 @@ export class AnswerCache {
     this.#checkedAt = Number.NEGATIVE_INFINITY;
   }
 
-  async get(key: string, load: () => Promise<unknown | null>): Promise<CachedAnswer | null> {
+  /** The answer under `key`; null only when `load` can give null (nothing to answer yet). */
+  async get<Value>(
+    key: string,
+    load: () => Promise<Value>,
+  ): Promise<CachedAnswer | (null extends Value ? null : never)>;
+  async get(key: string, load: () => Promise<unknown>): Promise<CachedAnswer | null> {
     const revision = await this.#currentRevision();
     const cached = this.#entries.get(key);
     if (cached && cached.revision === revision) return cached.answer;

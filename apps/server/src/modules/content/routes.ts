@@ -9,7 +9,7 @@ import { errorBodySchema } from '@tunes/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AnswerCache, type CachedAnswer, sendCachedAnswer } from '../../lib/answer-cache.js';
+import { AnswerCache, sendCachedAnswer } from '../../lib/answer-cache.js';
 import { notFound } from '../../lib/errors.js';
 import { CONTENT_PUBLISHED_CHANNEL, onContentPublished } from './content-events.js';
 import { listContentCards, readContentRevision, readLandingData } from './content-store.js';
@@ -88,7 +88,7 @@ export default async function contentRoutes(app: FastifyInstance) {
         result: await listContentCards(deps, lang),
       }));
       // The card loader never answers null; an empty list is a valid answer.
-      return sendCachedAnswer(request, reply, answer as CachedAnswer);
+      return sendCachedAnswer(request, reply, answer);
     },
   );
 

@@ -13,7 +13,7 @@ import { subscriptionSchema } from '@tunes/shared/profile';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AnswerCache, type CachedAnswer, revisionEvery, sendCachedAnswer } from '../../lib/answer-cache.js';
+import { AnswerCache, revisionEvery, sendCachedAnswer } from '../../lib/answer-cache.js';
 import { notFound } from '../../lib/errors.js';
 import { assertSelf } from '../../plugins/auth.js';
 import { saveCacheItem } from './cache-item.js';
@@ -78,7 +78,7 @@ export default async function premiumRoutes(app: FastifyInstance) {
       const answer = await plans.get(String(merchantId), async () =>
         allPlansSchema.parse(await listMerchantPlans(deps, merchantId)),
       );
-      return sendCachedAnswer(request, reply, answer as CachedAnswer);
+      return sendCachedAnswer(request, reply, answer);
     },
   );
 
