@@ -6,6 +6,7 @@ import {
   latestMessage,
   mintSilentLoginToken,
   type SignedInUser,
+  STORE,
   signInByApi,
   test,
   writeAuthCookie,
@@ -79,12 +80,20 @@ test.describe('session', () => {
       sessionStorage.setItem('sharedCode', 'abc');
       localStorage.setItem('grantURL', '/api/oauth2/token');
     });
+    const signedIn = await sessionCookie(page);
+    expect(signedIn?.refresh_token).toBeTruthy();
     await page
       .getByRole('region', { name: 'Profile details' })
       .getByRole('button', { name: 'Log out' })
       .click();
     await expect(page).toHaveURL(`${baseUrl()}/`);
     expect(await sessionCookie(page)).toBeNull();
+    // The server ended the sign-in too: the refresh token the cookie held is refused.
+    const reuse = await page.request.post(`${baseUrl()}/api/oauth2/token`, {
+      headers: STORE,
+      form: { grant_type: 'refresh_token', refresh_token: signedIn?.refresh_token ?? '' },
+    });
+    expect(reuse.status()).toBe(400);
     expect(
       await page.evaluate(() => [sessionStorage.getItem('sharedCode'), localStorage.getItem('grantURL')]),
     ).toEqual([null, null]);

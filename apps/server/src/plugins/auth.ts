@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../lib/errors.js';
+import { assertSessionLive } from '../modules/accounts/sessions.js';
+
+/** Methods that read: an access token of an ended sign-in still reads until it expires. */
+const READS = new Set(['GET', 'HEAD']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +41,10 @@ export const auth = fp(
       if (!match?.[1]) throw unauthorized();
       const claims = app.deps.accessTokens.verify(match[1]);
       if (!claims) throw unauthorized('The access token is invalid or has expired.');
+      // A sign-in that has ended (logout, signed out from another device, a password change)
+      // changes nothing more, though its stateless token is valid for up to its last minutes:
+      // one indexed lookup on calls that write, none on the reads that carry the site.
+      if (!READS.has(request.method)) await assertSessionLive(app.deps, claims.sid);
       request.userId = claims.sub;
       request.sessionId = claims.sid;
     });

@@ -122,6 +122,65 @@ describe('signed-in devices', () => {
   });
 });
 
+describe('logout and an ended sign-in', () => {
+  const details = (tokens: { access_token: string }, FirstName: string) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/details',
+      headers: auth(tokens),
+      payload: { FirstName },
+    });
+
+  it('logout ends this sign-in: its refresh token is refused, its device leaves the list', async () => {
+    const { email, password } = await emailUser();
+    const laptop = await signIn(email, password);
+    const phone = await signIn(email, password, IPHONE);
+
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me/sessions/current',
+      headers: auth(phone),
+    });
+    expect(out.statusCode).toBe(204);
+    expect((await refresh(phone)).statusCode).toBe(400);
+    const list = await t.app.inject({ method: 'GET', url: '/api/users/me/sessions', headers: auth(laptop) });
+    expect((list.json() as { device: string }[]).map((session) => session.device)).toEqual([
+      'Chrome on Windows',
+    ]);
+    expect((await refresh(laptop)).statusCode).toBe(200); // the other device stays signed in
+  });
+
+  it("an ended sign-in's access token changes nothing and exports nothing; it still reads", async () => {
+    const { email, password } = await emailUser();
+    const laptop = await signIn(email, password);
+    const phone = await signIn(email, password, IPHONE);
+    const before = await details(phone, 'Before');
+    expect(before.statusCode).toBe(200);
+    const userId = before.json().UserId as string;
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/users/me/sessions', headers: auth(laptop) });
+    const phoneId = (list.json() as { id: string; current: boolean }[]).find((s) => !s.current)?.id;
+    await t.app.inject({ method: 'DELETE', url: `/api/users/me/sessions/${phoneId}`, headers: auth(laptop) });
+
+    // A burst of writes from the signed-out device: every one refused, none applied.
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => details(phone, `After${i}`)));
+    expect(burst.map((answer) => answer.statusCode)).toEqual(Array(50).fill(401));
+    expect(burst[0]?.json()).toMatchObject({ message: 'This sign-in has ended.' });
+    const exported = await t.app.inject({ method: 'GET', url: '/api/users/me/export', headers: auth(phone) });
+    expect(exported.statusCode).toBe(401);
+
+    expect((await details(laptop, 'Kept')).statusCode).toBe(200); // the device that stayed writes on
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${userId}/profile`,
+      headers: auth(phone),
+    });
+    // Reads go on until the access token expires (minutes): they carry no check (docs/security.md).
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json().FirstName).toBe('Kept');
+  });
+});
+
 describe('download my data', () => {
   it("holds the listener's profile, sign-ins and messages, and nobody else's", async () => {
     const me = await signUpByMobile(t);

@@ -56,8 +56,21 @@ export function endSignedInState(): void {
   queryClient.clear();
 }
 
-/** Logout (product.md §2): clear the cookie, the stored invite code and grant URL, then reload. */
-export function logout(): void {
+/** How long logout waits for the server to end the sign-in before it signs out here anyway. */
+const SIGN_OUT_WAIT_MS = 3000;
+
+/**
+ * Logout (product.md §2): the server ends this sign-in first (its refresh token stops working,
+ * the device leaves the account's list), then the cookie, the stored invite code and grant URL
+ * are cleared and the page reloads. A server that cannot be reached does not keep anyone signed
+ * in here: after SIGN_OUT_WAIT_MS, or on any failure, the local sign-out goes ahead.
+ */
+export async function logout(): Promise<void> {
+  if (readSession()) {
+    const ended = apiRequest<null>('/api/users/me/sessions/current', { method: 'DELETE', auth: true });
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS));
+    await Promise.race([ended.catch(() => undefined), waited]);
+  }
   endSignedInState();
   location.reload();
 }

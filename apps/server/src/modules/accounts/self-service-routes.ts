@@ -17,7 +17,13 @@ import { deleteAccount, exportAccount } from './account-data.js';
 import { changePassword, proveFreshSignIn } from './account-security.js';
 import { cancelPhoneChange, confirmPhoneChange, requestPhoneChange } from './phone-change.js';
 import { accountErrors } from './route-schemas.js';
-import { endOtherSessions, endSession, listSessions } from './sessions.js';
+import {
+  assertSessionLive,
+  endCurrentSession,
+  endOtherSessions,
+  endSession,
+  listSessions,
+} from './sessions.js';
 import { getProfile, getUser } from './users.js';
 
 /**
@@ -121,6 +127,24 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
   );
 
   app.delete(
+    '/users/me/sessions/current',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Sign this device out (logout): its refresh token stops working and its access token can ' +
+          'change nothing more',
+        response: { 204: z.null(), ...accountErrors },
+      },
+    },
+    async (request, reply) => {
+      await endCurrentSession(deps, request.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
     '/users/me/sessions/:id',
     {
       onRequest: app.authenticate,
@@ -166,6 +190,8 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      // Everything about the listener: not for the token of a sign-in that has ended.
+      await assertSessionLive(deps, request.sessionId);
       reply.header('content-disposition', 'attachment; filename="tunes-my-data.json"');
       reply.header('cache-control', 'no-store');
       return exportAccount(deps, request.userId, request.sessionId);

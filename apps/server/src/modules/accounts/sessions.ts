@@ -1,8 +1,9 @@
 import type { Session } from '@tunes/shared/accounts';
 import Bowser from 'bowser';
 import { sql } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
-import { notFound } from '../../lib/errors.js';
+import { notFound, unauthorized } from '../../lib/errors.js';
 import { revokeAllForUser, revokeFamily } from './tokens.js';
 
 type SessionDeps = Pick<Deps, 'db' | 'clock'>;
@@ -69,6 +70,34 @@ export async function endSession(deps: SessionDeps, userId: string, sessionId: s
     .executeTakeFirst();
   if (!owned) throw notFound('There is no such signed-in device.');
   await revokeFamily(deps, sessionId);
+}
+
+const selectLiveToken = prepared((db: SessionDeps['db'], args: { sessionId: string }) =>
+  db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .where('family_id', '=', args.sessionId)
+    .where('revoked_at', 'is', null)
+    .limit(1),
+);
+
+/**
+ * Whether a sign-in is still on: its refresh-token family has not been revoked (signed out here
+ * or from another device, a password change, a reused refresh token). Its access tokens change
+ * nothing once it is off (plugins/auth.ts).
+ */
+export async function assertSessionLive(
+  deps: Pick<Deps, 'db'>,
+  sessionId: string | undefined,
+): Promise<void> {
+  if (!sessionId) return;
+  const [live] = await selectLiveToken(deps.db, { sessionId });
+  if (!live) throw unauthorized('This sign-in has ended.');
+}
+
+/** Signs this device out: the sign-in its access token belongs to, if it came from one. */
+export async function endCurrentSession(deps: SessionDeps, sessionId: string | undefined): Promise<void> {
+  if (sessionId) await revokeFamily(deps, sessionId);
 }
 
 /** Signs every device out but the one asking. */
