@@ -35,7 +35,9 @@ export const auth = fp(
       if (![route.onRequest].flat().includes(app.authenticate) || !route.schema) return;
       route.schema = { ...route.schema, security: [{ bearer: [] }] };
     });
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      // A signed-in user's answers are theirs alone: no browser or proxy keeps a copy of them.
+      reply.header('cache-control', 'no-store');
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
       if (!match?.[1]) throw unauthorized();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { STORE } from '../helpers/factories.js';
+import { bearer, createUser, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -32,6 +32,27 @@ describe('server basics', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(response.headers).not.toHaveProperty('cross-origin-opener-policy');
+  });
+
+  it("keeps a signed-in user's answers out of every cache, and not a public one", async () => {
+    const user = await createUser(t.db);
+    const token = await t.deps.accessTokens.sign(user.id);
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${user.id}/profile`,
+      headers: bearer(token),
+    });
+    expect(profile.statusCode).toBe(200);
+    expect(profile.headers['cache-control']).toBe('no-store');
+    const someoneElse = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${crypto.randomUUID()}/profile`,
+      headers: bearer(token),
+    });
+    expect(someoneElse.statusCode).toBe(403);
+    expect(someoneElse.headers['cache-control']).toBe('no-store');
+    const publicAnswer = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(publicAnswer.headers['cache-control']).toBeUndefined();
   });
 
   it("sends a page the site's policy: its own scripts, the video players' frames, framed only by itself", async () => {
