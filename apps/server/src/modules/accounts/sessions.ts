@@ -82,9 +82,9 @@ const selectLiveToken = prepared((db: SessionDeps['db'], args: { sessionId: stri
 );
 
 /**
- * Whether a sign-in is still on: its refresh-token family has not been revoked (signed out here
- * or from another device, a password change, a reused refresh token). Its access tokens change
- * nothing once it is off (plugins/auth.ts).
+ * Refuses (401) the access token of a sign-in that has ended: its refresh-token family was
+ * revoked (logout, signed out from another device, a password change, a reused refresh token).
+ * A token from no sign-in (development tools) passes. Used on every write (plugins/auth.ts).
  */
 export async function assertSessionLive(
   deps: Pick<Deps, 'db'>,

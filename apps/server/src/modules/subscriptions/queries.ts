@@ -61,8 +61,8 @@ export function toSubscriptionView(row: SubscriptionRow, role: SubscriptionView[
 }
 
 /**
- * The subscriptions a user holds now (unordered): periods they own that have not ended (or that a
- * store renews automatically, or whose failed renewal is being tried again), then shared plans
+ * The subscriptions a user holds now, in no order: periods they own that have not ended (or that
+ * a store renews automatically, or whose failed renewal is being tried again), and shared plans
  * they joined whose owner's period has not ended.
  *
  * Two branches, each found through its own index (the owner's, the member's): a single query
