@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import { type Db, type SharingPlan, selectPlan } from './sharing-plan.js';
 import './tables.js';
@@ -11,43 +11,49 @@ import './tables.js';
  * Proven by test/family/seat-limit.test.ts.
  */
 
-const countMembers = prepared((db: Db, args: { subscriptionId: string }) =>
-  db
-    .selectFrom('subscription_members')
+/** A plan's key: its id as a value, or `s.id` of a query that selects the plan. */
+type PlanKey = string | Expression<string>;
+
+/** How many members a plan has. */
+function membersOf(db: Db, plan: PlanKey) {
+  return db
+    .selectFrom('subscription_members as m')
     .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('subscription_id', '=', args.subscriptionId),
+    .where('m.subscription_id', '=', plan);
+}
+
+/** A plan's codes that still hold a seat (unused, unexpired), oldest first. */
+function liveCodesOf(db: Db, plan: PlanKey, now: Date) {
+  return db
+    .selectFrom('invitation_codes as c')
+    .select('c.code')
+    .where('c.subscription_id', '=', plan)
+    .where('c.used_by', 'is', null)
+    .where('c.expires_at', '>', now)
+    .orderBy('c.created_at')
+    .orderBy('c.code');
+}
+
+const countMembers = prepared((db: Db, args: { subscriptionId: string }) =>
+  membersOf(db, args.subscriptionId),
 );
 const selectLiveCodes = prepared((db: Db, args: { subscriptionId: string; now: Date }) =>
-  db
-    .selectFrom('invitation_codes')
-    .select('code')
-    .where('subscription_id', '=', args.subscriptionId)
-    .where('used_by', 'is', null)
-    .where('expires_at', '>', args.now)
-    .orderBy('created_at')
-    .orderBy('code'),
+  liveCodesOf(db, args.subscriptionId, args.now),
 );
 
 /**
  * A plan with its members and live codes in one statement, for reads that change nothing (the
- * owner's list of links): one round trip instead of three, all read from one snapshot.
+ * owner's list of links): one round trip instead of three, all read from one snapshot. Changes
+ * of seats cannot use it: they must count after the plan's row lock is theirs, not in the
+ * statement that waits for it.
  */
-const selectPlanWithSeats = prepared((db: Db, args: { subscriptionId: string; now: Date }) =>
-  selectPlan(db, args.subscriptionId).select((eb) => [
-    eb
-      .selectFrom('subscription_members as m')
-      .select((count) => count.fn.countAll<string>().as('count'))
-      .whereRef('m.subscription_id', '=', 's.id')
-      .as('members'),
-    eb
-      .selectFrom('invitation_codes as c')
-      .select(sql<string[]>`coalesce(array_agg(c.code order by c.created_at, c.code), '{}')`.as('codes'))
-      .whereRef('c.subscription_id', '=', 's.id')
-      .where('c.used_by', 'is', null)
-      .where('c.expires_at', '>', args.now)
-      .as('live_codes'),
-  ]),
-);
+const selectPlanWithSeats = prepared((db: Db, args: { subscriptionId: string; now: Date }) => {
+  const plan = sql.ref<string>('s.id');
+  return selectPlan(db, args.subscriptionId).select([
+    membersOf(db, plan).as('members'),
+    sql<string[]>`array(${liveCodesOf(db, plan, args.now)})`.as('live_codes'),
+  ]);
+});
 
 /** The plan with `seatUsage`'s figures, read together; undefined when there is no such plan. */
 export async function findPlanWithSeats(
