@@ -192,8 +192,8 @@ export default async function selfServiceRoutes(api: FastifyInstance) {
     async (request, reply) => {
       // Everything about the listener: not for the token of a sign-in that has ended.
       await assertSessionLive(deps, request.sessionId);
+      // Kept out of caches by the token check itself (plugins/auth.ts), as every signed-in answer.
       reply.header('content-disposition', 'attachment; filename="tunes-my-data.json"');
-      reply.header('cache-control', 'no-store');
       return exportAccount(deps, request.userId, request.sessionId);
     },
   );
