@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
 import { loggerOptions, OneLinePerRequest } from './lib/logging.js';
+import { requestMetrics } from './lib/metrics.js';
+import { requestIdOf, StoredAnswers } from './lib/stored-answers.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
@@ -57,6 +58,8 @@ const devPlugins: FastifyPluginAsync[] = [
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    /** Public answers served from memory before routing (lib/stored-answers.ts). */
+    storedAnswers: StoredAnswers;
   }
 }
 
@@ -72,16 +75,18 @@ export interface AppOptions {
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const securityHeaders = securityHeadersFor(deps.config.isProduction);
   const requestLog = new OneLinePerRequest();
+  const storedAnswers = new StoredAnswers(securityHeaders.api, requestMetrics, requestLog);
+  // A trace has a span per request, which only the router's hooks open: with tracing on,
+  // every request is routed.
+  const answerBeforeRouting = !deps.config.OTEL_EXPORTER_OTLP_ENDPOINT;
   const app = Fastify({
     ...frameworkErrorOptions(securityHeaders),
     logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
     logController: requestLog,
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers),
+    ...(answerBeforeRouting ? { serverFactory: storedAnswers.serverFactory() } : {}),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
 
@@ -89,6 +94,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
+  app.decorate('storedAnswers', storedAnswers);
+  app.addHook('preClose', (done) => {
+    storedAnswers.close();
+    done();
+  });
   await app.register(fp(async () => {}, { name: 'deps' }));
 
   await app.register(errorHandler);

@@ -5,27 +5,64 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /** Answers shorter than this go out as they are (the compression plugin's threshold too). */
 export const COMPRESS_FROM_BYTES = 1024;
 
+/** One way of sending a cached answer: its status, its headers and its bytes. */
+export interface Representation {
+  status: 200 | 304;
+  /** Content type, length and coding, ETag, caching: everything but the security headers and the request id. */
+  headers: Readonly<Record<string, string>>;
+  /** `headers` as node:http's flat list, built once (lib/stored-answers.ts writes it as it is). */
+  headerList: readonly string[];
+  body: Buffer | undefined;
+  /** `body` as a latin1 string, which node:http sends in one piece with the headers. */
+  wire: string | undefined;
+}
+
 /**
  * A ready-to-send JSON answer: serialized once, compressed once (brotli and gzip, when it is
- * long enough to gain), sent as bytes, validated by its ETag.
+ * long enough to gain), validated by its ETag; each way of sending it is built with it.
  */
 export interface CachedAnswer {
   body: Buffer;
-  br: Buffer | undefined;
-  gzip: Buffer | undefined;
   etag: string;
+  identity: Representation;
+  br: Representation | undefined;
+  gzip: Representation | undefined;
+  notModified: Representation;
+}
+
+function representation(
+  status: Representation['status'],
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): Representation {
+  const all = body ? { ...headers, 'content-length': String(body.length) } : headers;
+  return {
+    status,
+    headers: all,
+    headerList: Object.entries(all).flat(),
+    body,
+    wire: body?.toString('latin1'),
+  };
 }
 
 /** The answer's bytes and codings; its ETag names the bytes, so an unchanged answer keeps it. */
 export function toCachedAnswer(value: unknown): CachedAnswer {
   const body = Buffer.from(JSON.stringify(value));
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
+  const validators = { etag, 'cache-control': 'no-cache' };
+  const json = { ...validators, 'content-type': 'application/json; charset=utf-8' };
   const long = body.length >= COMPRESS_FROM_BYTES;
+  const coded = (coding: 'br' | 'gzip', bytes: Buffer) =>
+    representation(200, { ...json, vary: 'accept-encoding', 'content-encoding': coding }, bytes);
   return {
     body,
-    br: long ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : undefined,
-    gzip: long ? gzipSync(body, { level: 9 }) : undefined,
-    etag: `"${hash}"`,
+    etag,
+    identity: representation(200, long ? { ...json, vary: 'accept-encoding' } : json, body),
+    br: long
+      ? coded('br', brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+      : undefined,
+    gzip: long ? coded('gzip', gzipSync(body, { level: 9 })) : undefined,
+    notModified: representation(304, validators, undefined),
   };
 }
 
@@ -42,20 +79,39 @@ export function preferredCoding(acceptEncoding: string | undefined): 'br' | 'gzi
   return gzip ? 'gzip' : undefined;
 }
 
+/** The last Accept-Encoding values seen and their coding: browsers send a handful of them. */
+const codingOf = new Map<string, 'br' | 'gzip' | undefined>();
+
 /**
- * Sends a cached answer as its stored bytes, compressed ahead of time for the coding the client
- * takes, or 304 when the client holds it. Routes that send these opt out of the compression
- * plugin (`compress: false`), which would compress the same bytes again on every request.
+ * How `answer` goes to a client with these request headers: 304 when it holds the answer,
+ * else compressed ahead of time for the coding it takes.
+ */
+export function representationFor(
+  answer: CachedAnswer,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): Representation {
+  if (ifNoneMatch === answer.etag) return answer.notModified;
+  const { br, gzip } = answer;
+  if (!br || !gzip || !acceptEncoding) return answer.identity;
+  let coding = codingOf.get(acceptEncoding);
+  if (coding === undefined && !codingOf.has(acceptEncoding)) {
+    coding = preferredCoding(acceptEncoding);
+    if (codingOf.size >= 64) codingOf.clear();
+    codingOf.set(acceptEncoding, coding);
+  }
+  return coding === 'br' ? br : coding === 'gzip' ? gzip : answer.identity;
+}
+
+/**
+ * Sends a cached answer as its stored bytes (see `representationFor`). Routes that send these
+ * opt out of the compression plugin (`compress: false`), which would compress the same bytes
+ * again on every request.
  */
 export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (!answer.br || !answer.gzip) return reply.send(answer.body);
-  reply.header('vary', 'accept-encoding');
-  const coding = preferredCoding(request.headers['accept-encoding']);
-  if (!coding) return reply.send(answer.body);
-  return reply.header('content-encoding', coding).send(coding === 'br' ? answer.br : answer.gzip);
+  const { headers } = request;
+  const chosen = representationFor(answer, headers['if-none-match'], headers['accept-encoding']);
+  return reply.code(chosen.status).headers(chosen.headers).send(chosen.body);
 }
 
 /**
@@ -70,6 +126,8 @@ export function revisionEvery(periodMs: number, nowMs: () => number): () => Prom
 interface Entry {
   revision: number;
   answer: Promise<CachedAnswer | null>;
+  /** The answer once it is loaded. */
+  loaded?: CachedAnswer;
 }
 
 /**
@@ -110,8 +168,15 @@ export class AnswerCache {
     const revision = await this.#currentRevision();
     const cached = this.#entries.get(key);
     if (cached && cached.revision === revision) return cached.answer;
-    const answer = load().then((value) => (value === null ? null : toCachedAnswer(value)));
-    const entry = { revision, answer };
+    const entry: Entry = {
+      revision,
+      answer: load().then((value) => {
+        if (value === null) return null;
+        entry.loaded = toCachedAnswer(value);
+        return entry.loaded;
+      }),
+    };
+    const { answer } = entry;
     this.#entries.set(key, entry);
     // A failed load or a miss must not stick: the next request tries the database again.
     const forget = () => {
@@ -121,6 +186,16 @@ export class AnswerCache {
       if (value === null) forget();
     }, forget);
     return answer;
+  }
+
+  /**
+   * The answer under `key` when it is loaded and its revision was checked within `ttlMs`, without
+   * waiting; undefined when `get` would have to read the revision or load (lib/stored-answers.ts).
+   */
+  peek(key: string): CachedAnswer | undefined {
+    if (this.nowMs() - this.#checkedAt >= this.ttlMs) return undefined;
+    const entry = this.#entries.get(key);
+    return entry?.revision === this.#revision ? entry.loaded : undefined;
   }
 
   async #currentRevision(): Promise<number> {

@@ -105,14 +105,27 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     const status = reply.statusCode;
-    const access = this.#access;
-    if (!error && status < 500 && access && !access.isLevelEnabled('info')) return;
+    if (!error && status < 500 && this.#access) {
+      this.answered(request.id, request.method, request.url, status, reply.elapsedTime);
+      return;
+    }
     const url = redactUrl(request.url);
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const text = `${request.method} ${url} ${status} ${ms} ms`;
     if (error) request.log.error({ method: request.method, url, status, ms, err: error }, text);
     else if (status >= 500) request.log.error({ method: request.method, url, status, ms }, text);
-    else if (access) access.info({ reqId: request.id, method: request.method, url, status, ms }, text);
     else request.log.info({ method: request.method, url, status, ms }, text);
+  }
+
+  /**
+   * The line of a successful answer (under 500), also for answers sent before routing
+   * (lib/stored-answers.ts): request id, method, redacted URL, status and time.
+   */
+  answered(reqId: string, method: string, rawUrl: string, status: number, elapsedMs: number): void {
+    const access = this.#access;
+    if (!access?.isLevelEnabled('info')) return;
+    const url = redactUrl(rawUrl);
+    const ms = Math.round(elapsedMs * 10) / 10;
+    access.info({ reqId, method, url, status, ms }, `${method} ${url} ${status} ${ms} ms`);
   }
 }

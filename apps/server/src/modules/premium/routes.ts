@@ -61,6 +61,12 @@ export default async function premiumRoutes(app: FastifyInstance) {
   // CPU, most of it compressing the same bytes again (decision 0024).
   const nowMs = () => deps.clock.now().getTime();
   const plans = new AnswerCache(revisionEvery(PLANS_MAX_AGE_MS, nowMs), nowMs, 1000);
+  // `merchantId=<a positive integer as the schema reads it>` is served before routing while in
+  // memory (lib/stored-answers.ts); any other query goes to the route.
+  app.storedAnswers.add(`${app.prefix}/packages/allplans`, (query) => {
+    const merchantId = /^merchantId=([1-9]\d{0,8})$/.exec(query)?.[1];
+    return merchantId === undefined ? undefined : plans.peek(merchantId);
+  });
 
   routes.get(
     '/packages/allplans',
