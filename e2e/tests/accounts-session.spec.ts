@@ -82,10 +82,14 @@ test.describe('session', () => {
     });
     const signedIn = await sessionCookie(page);
     expect(signedIn?.refresh_token).toBeTruthy();
+    // Logout reloads the page once the server has ended the sign-in; the site's router may show
+    // / before the new document loads, so the test waits for that load, not only for the URL.
+    const reloaded = page.waitForEvent('load');
     await page
       .getByRole('region', { name: 'Profile details' })
       .getByRole('button', { name: 'Log out' })
       .click();
+    await reloaded;
     await expect(page).toHaveURL(`${baseUrl()}/`);
     expect(await sessionCookie(page)).toBeNull();
     // The server ended the sign-in too: the refresh token the cookie held is refused.
