@@ -14,42 +14,8 @@ import type { RequestMetrics } from './metrics.js';
 
 /** A caller's `X-Request-Id` when it is a plain token of 8–64 characters, else a new UUID. */
 export function requestIdOf(headers: IncomingHttpHeaders): string {
-  return requestIdFrom(headers['x-request-id']);
-}
-
-function requestIdFrom(incoming: string | string[] | undefined): string {
+  const incoming = headers['x-request-id'];
   return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
-}
-
-/** The request headers a stored answer reads. */
-interface AnswerHeaders {
-  ifNoneMatch: string | undefined;
-  acceptEncoding: string | undefined;
-  requestId: string | undefined;
-}
-
-/**
- * The three headers a stored answer reads, from node:http's raw list: `request.headers` builds an
- * object of every header on first use, a measurable share of the answer. Null when one of them
- * comes twice, which the router's reading (joined values) decides instead.
- */
-function answerHeadersOf(raw: readonly string[]): AnswerHeaders | null {
-  const found: AnswerHeaders = { ifNoneMatch: undefined, acceptEncoding: undefined, requestId: undefined };
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index] as string;
-    const field =
-      name.length === 13 && name.toLowerCase() === 'if-none-match'
-        ? 'ifNoneMatch'
-        : name.length === 15 && name.toLowerCase() === 'accept-encoding'
-          ? 'acceptEncoding'
-          : name.length === 12 && name.toLowerCase() === 'x-request-id'
-            ? 'requestId'
-            : undefined;
-    if (!field) continue;
-    if (found[field] !== undefined) return null;
-    found[field] = raw[index + 1] as string;
-  }
-  return found;
 }
 
 /** What Fastify hands its server factory, its defaults filled in (fastify.js, lib/server.js). */
@@ -125,12 +91,10 @@ export class StoredAnswers {
     const answer = this.#byPath.get(path)?.(mark < 0 ? '' : url.slice(mark + 1));
     if (!answer) return false;
 
-    const headers = answerHeadersOf(request.rawHeaders);
-    if (!headers) return false;
-
     const started = performance.now();
-    const chosen = representationFor(answer, headers.ifNoneMatch, headers.acceptEncoding);
-    const id = requestIdFrom(headers.requestId);
+    const { headers } = request;
+    const chosen = representationFor(answer, headers['if-none-match'], headers['accept-encoding']);
+    const id = requestIdOf(headers);
     response.writeHead(chosen.status, [...this.#securityHeaders, ...chosen.headerList, 'x-request-id', id]);
     if (chosen.wire === undefined) response.end();
     else response.end(chosen.wire, 'latin1');
