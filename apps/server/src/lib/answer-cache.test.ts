@@ -28,7 +28,7 @@ describe('AnswerCache under a burst', () => {
     expect(state.revisionReads).toBe(1);
     expect(state.loads).toBe(1);
     expect(new Set(answers).size).toBe(1);
-    expect(answers[0]?.body.toString()).toBe('{"result":["answer of revision 1"]}');
+    expect(answers[0]?.identity.body?.toString()).toBe('{"result":["answer of revision 1"]}');
   });
 
   it('500 requests at the turn of the period after a change: one more read, one more load', async () => {
@@ -39,7 +39,7 @@ describe('AnswerCache under a burst', () => {
     const answers = await Promise.all(Array.from({ length: 500 }, () => cache.get('plans:14', load)));
     expect(state.revisionReads).toBe(2);
     expect(state.loads).toBe(2);
-    expect(new Set(answers.map((answer) => answer.body.toString()))).toEqual(
+    expect(new Set(answers.map((answer) => answer.identity.body?.toString()))).toEqual(
       new Set(['{"result":["answer of revision 2"]}']),
     );
   });

@@ -22,7 +22,6 @@ export interface Representation {
  * long enough to gain), validated by its ETag; each way of sending it is built with it.
  */
 export interface CachedAnswer {
-  body: Buffer;
   etag: string;
   identity: Representation;
   br: Representation | undefined;
@@ -55,7 +54,6 @@ export function toCachedAnswer(value: unknown): CachedAnswer {
   const coded = (coding: 'br' | 'gzip', bytes: Buffer) =>
     representation(200, { ...json, vary: 'accept-encoding', 'content-encoding': coding }, bytes);
   return {
-    body,
     etag,
     identity: representation(200, long ? { ...json, vary: 'accept-encoding' } : json, body),
     br: long
