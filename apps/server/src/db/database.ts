@@ -3,8 +3,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import postgres from 'postgres';
 import { PGliteDialect } from './pglite-dialect.js';
-import { statementName } from './prepared.js';
+import { runPreparedWith, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -18,12 +19,21 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      /** The pool's connections: transactions, sessions and every query built per call. */
+      poolSize: number;
+      /** The pipelining client's connections: prepared queries run on their own (default 4). */
+      pipelineSize?: number;
+    }
   /** `dataDir` undefined keeps the database in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+const JSON_OID = 114;
+const JSONB_OID = 3802;
 /** Both drivers answer counts and sums as JS numbers; our values stay far below 2^53. */
 const parseNumber = (value: string) => Number(value);
 
@@ -38,6 +48,39 @@ class NamedStatementClient extends pg.Client {
     const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
     return name ? super.query({ name, text, values }, callback) : super.query(text, values, callback);
   }
+}
+
+/**
+ * The client for prepared queries run on their own (no transaction): postgres.js writes each
+ * statement as it comes on one of a few connections, without waiting for the one before it to
+ * answer, so many callers' statements share a write and a read, and PostgreSQL's backends wake
+ * once for several. With pg every statement held a connection for its whole round trip; the
+ * profile call cost less CPU in the server and in PostgreSQL this way (docs/performance.md,
+ * "Round ten"). Values go and come back as with pg: int8 and numeric read as numbers, JSON text
+ * is sent as it is, undefined as null. Each statement is prepared once per connection.
+ */
+function pipelinedStatements(url: string, connections: number) {
+  const client = postgres(url, {
+    max: connections,
+    prepare: true,
+    connect_timeout: 5,
+    idle_timeout: 30,
+    onnotice: () => {},
+    transform: { undefined: null },
+    types: {
+      countsAndSums: { to: INT8_OID, from: [INT8_OID, NUMERIC_OID], serialize: String, parse: parseNumber },
+      // As pg sends them: a string is JSON text already (callers stringify arrays); else encoded.
+      json: {
+        to: JSON_OID,
+        from: [JSON_OID, JSONB_OID],
+        serialize: (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value)),
+        parse: (text: string) => JSON.parse(text),
+      },
+    },
+  });
+  const run = async (sql: string, parameters: readonly unknown[]) =>
+    Array.from(await client.unsafe(sql, parameters as postgres.ParameterOrJSON<never>[], { prepare: true }));
+  return { run, close: () => client.end({ timeout: 5 }) };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -60,11 +103,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     const dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
+    const statements = pipelinedStatements(options.url, options.pipelineSize ?? 4);
+    runPreparedWith(db, statements.run);
     return {
       db,
       kind: 'postgres',
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => db.destroy(),
+      close: async () => {
+        await Promise.all([db.destroy(), statements.close()]);
+      },
     };
   }
 

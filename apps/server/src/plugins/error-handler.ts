@@ -16,8 +16,20 @@ const CODE_BY_STATUS: Record<number, string> = {
   503: ERROR_CODES.unavailable,
 };
 
-/** Connection-level failures of either driver: the database is down, not the request wrong. */
-const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300']);
+/** Connection-level failures of any driver: the database is down, not the request wrong. */
+const DATABASE_DOWN = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '53300',
+  // postgres.js (db/database.ts, the pipelining client)
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
 
 function isDatabaseDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;

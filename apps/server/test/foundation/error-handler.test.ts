@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -37,6 +39,45 @@ describe('the error handler', () => {
     expect(answer.json()).toEqual({ error: 'internal_error', message: 'Something went wrong on our side.' });
     expect(answer.body).not.toContain('hunter2');
     expect(answer.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('answers 503 when PostgreSQL cannot be reached, on the pool and on the pipelining client', async () => {
+    // Nothing listens on a port just freed; both of the PostgreSQL handle's clients are refused.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const gone = await openDatabase({
+      kind: 'postgres',
+      url: `postgres://postgres@127.0.0.1:${port}/test`,
+      poolSize: 1,
+    });
+    const goneDeps = createDeps({ config: deps.config, db: gone.db, dbKind: gone.kind });
+    const goneApp = await buildApp(goneDeps, { logLevel: 'silent' });
+    try {
+      const userId = randomUUID();
+      const token = await goneDeps.accessTokens.sign(userId);
+      const answers = await Promise.all([
+        // A prepared query run on its own (the pipelining client) …
+        goneApp.inject({
+          url: `/api/users/${userId}/profile`,
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        // … and one built per call (the pool).
+        goneApp.inject({ url: '/api/merchants', headers: STORE }),
+      ]);
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(503);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(answer.json()).toMatchObject({ error: 'service_unavailable' });
+      }
+    } finally {
+      await goneApp.close();
+      await goneDeps.close();
+      await gone.close();
+    }
   });
 
   it('answers 503 with Retry-After when the database is gone', async () => {

@@ -30,6 +30,14 @@ const usersSince = (db: Db, args: { since: Date; language: string | null; ids: s
 
 const preparedUsersSince = prepared(usersSince);
 
+const nameOf = prepared((db: Db, args: { id: string }) =>
+  db.selectFrom('users').select(['id', 'first_name']).where('id', '=', args.id),
+);
+
+const tagUser = prepared((db: Db, args: { id: string; tags: string }) =>
+  db.updateTable('users').set({ tags: args.tags }).where('id', '=', args.id).returning('tags'),
+);
+
 const renameUser = prepared((db: Db, args: { id: string; name: string }) =>
   db.updateTable('users').set({ first_name: args.name }).where('id', '=', args.id).returning('first_name'),
 );
@@ -78,5 +86,30 @@ describe('prepared queries', () => {
     const after = await t.db.selectFrom('users').select('first_name').where('id', '=', user.id).execute();
     expect(after).toEqual([{ first_name: 'Saraa' }]);
     expect(await renameUser(t.db, { id: user.id, name: 'Sara' })).toEqual([{ first_name: 'Sara' }]);
+  });
+
+  it('store JSON text as JSON, as the plain query does', async () => {
+    const user = await createUser(t.db);
+    expect(await tagUser(t.db, { id: user.id, tags: JSON.stringify(['beta', 'mn']) })).toEqual([
+      { tags: ['beta', 'mn'] },
+    ]);
+    const stored = await t.db
+      .selectFrom('users')
+      .select(sql<string>`jsonb_typeof(tags)`.as('kind'))
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.kind).toBe('array');
+  });
+
+  it('give each of 300 callers at once its own rows (PostgreSQL pipelines them on a few connections)', async () => {
+    const users = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => createUser(t.db, { first_name: `Burst ${index}` })),
+    );
+    const calls = Array.from(
+      { length: 300 },
+      (_, index) => users[index % users.length] as (typeof users)[number],
+    );
+    const answers = await Promise.all(calls.map((user) => nameOf(t.db, { id: user.id })));
+    expect(answers).toEqual(calls.map((user) => [{ id: user.id, first_name: user.first_name }]));
   });
 });
