@@ -70,6 +70,7 @@ const results = {
     smallUsers,
     largeUsers,
     databasePoolSize: process.env.DATABASE_POOL_SIZE ?? 'default',
+    databasePipelineSize: process.env.DATABASE_PIPELINE_SIZE ?? 'default',
   },
   api: [],
   startup: {},

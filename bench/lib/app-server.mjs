@@ -45,8 +45,12 @@ export async function startAppServer(root, { dataDir, databaseUrl, webDir }) {
       PAYMENT_CALLBACK_SECRET: secret(),
       SANDBOX_GATEWAY_SECRET: secret(),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir }),
-      // The pool's size to try (an A/B of two bench runs); the server's default otherwise.
+      // The pool's and the pipelining client's sizes to try (an A/B of two bench runs); the server's
+      // defaults otherwise.
       ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
+      ...(process.env.DATABASE_PIPELINE_SIZE
+        ? { DATABASE_PIPELINE_SIZE: process.env.DATABASE_PIPELINE_SIZE }
+        : {}),
     },
     SERVER_NODE_FLAGS,
   );
