@@ -44,11 +44,8 @@ export class AccessTokens {
       allowedAud: AUDIENCE,
       requiredClaims: ['sub', 'exp'],
       // A client sends the same token on every call for its lifetime: a verified token is kept
-      // (never past its expiry; failures are not kept), ~6 µs a call instead of ~18. Keyed by the
-      // token itself (~300 bytes, ~3 MB at most) rather than fast-jwt's default SHA-256 of it,
-      // which cost the profile call 2 % of its CPU (docs/performance.md, "Round ten").
+      // (by its SHA-256, never past its expiry; failures are not kept), ~6 µs a call instead of ~18.
       cache: VERIFIED_TOKENS_KEPT,
-      cacheKeyBuilder: (token: string) => token,
     });
   }
 
