@@ -34,6 +34,7 @@ if (build.status !== 0 || buildServer.status !== 0)
 const dist = (file) => import(path.join(root, 'apps/server/dist', file));
 const { loadConfig } = await dist('config.js');
 const { openDatabase } = await dist('db/database.js');
+const { preparedRunner, runPreparedWith } = await dist('db/prepared.js');
 const { migrateToLatest } = await dist('db/migrate.js');
 const { createDeps } = await dist('deps.js');
 const { buildApp } = await dist('app.js');
@@ -73,7 +74,8 @@ const handle = databaseUrl
   : await openDatabase({ kind: 'pglite' });
 const results = { count, database: handle.kind, node: process.version, phases: [] };
 
-// Round trips to PostgreSQL, counted in this process (the server code shares this `pg`): unlike
+// Round trips to PostgreSQL, counted in this process (the server code shares this `pg`, and its
+// prepared statements run on their own go through the pipelining client's runner): unlike
 // seconds, the count per job does not move with the machine's load.
 let queries = 0;
 const query = pg.Client.prototype.query;
@@ -81,6 +83,13 @@ pg.Client.prototype.query = function countedQuery(...args) {
   queries++;
   return query.apply(this, args);
 };
+const pipelined = preparedRunner(handle.db);
+if (pipelined) {
+  runPreparedWith(handle.db, (text, parameters) => {
+    queries++;
+    return pipelined(text, parameters);
+  });
+}
 
 try {
   await migrateToLatest(handle.db);

@@ -32,6 +32,11 @@ export function runPreparedWith(db: object, runner: StatementRunner): void {
   runners.set(db, runner);
 }
 
+/** The runner `db`'s prepared queries go through, if any (the renewals bench counts its calls). */
+export function preparedRunner(db: object): StatementRunner | undefined {
+  return runners.get(db);
+}
+
 interface Template<Row, Args> {
   query: CompiledQuery<Row>;
   /** For each parameter of `query`: the argument that fills it, or undefined for a constant. */

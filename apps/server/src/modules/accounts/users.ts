@@ -158,7 +158,8 @@ type ProfileRow = Awaited<ReturnType<typeof selectProfileRows>>[number];
  */
 function subscriptionOf(row: ProfileRow): SubscriptionRow | undefined {
   if (row.subscription_id === null) return undefined;
-  return {
+  // Every column of a subscription row, no more (the type says so when one is added).
+  const subscription: Record<keyof SubscriptionRow, unknown> = {
     id: row.subscription_id,
     owner_id: row.owner_id,
     start_date: row.start_date,
@@ -170,7 +171,8 @@ function subscriptionOf(row: ProfileRow): SubscriptionRow | undefined {
     merchant_code: row.merchant_code,
     allow_share: row.allow_share,
     max_shared_users: row.max_shared_users,
-  } as SubscriptionRow;
+  };
+  return subscription as SubscriptionRow;
 }
 
 /** product.md §3 "Profile (read)" with the edit-state fields and the `Subscriptions` list. */
