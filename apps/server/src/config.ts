@@ -41,8 +41,8 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    /** Connections of the pipelining client that runs prepared queries on their own (db/database.ts). */
-    DATABASE_PIPELINE_SIZE: z.coerce.number().int().min(1).max(50).default(4),
+    /** Connections of the pipelining client for prepared queries (default in db/database.ts). */
+    DATABASE_PIPELINE_SIZE: z.coerce.number().int().min(1).max(50).optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')

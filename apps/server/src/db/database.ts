@@ -24,11 +24,14 @@ export type DatabaseOptions =
       url: string;
       /** The pool's connections: transactions, sessions and every query built per call. */
       poolSize: number;
-      /** The pipelining client's connections: prepared queries run on their own (default 4). */
+      /** The pipelining client's connections: prepared queries run on their own. */
       pipelineSize?: number;
     }
   /** `dataDir` undefined keeps the database in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
+
+/** The pipelining client's connections unless `DATABASE_PIPELINE_SIZE` says otherwise (decision 0027). */
+const PIPELINE_SIZE = 4;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -103,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     const dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
-    const statements = pipelinedStatements(options.url, options.pipelineSize ?? 4);
+    const statements = pipelinedStatements(options.url, options.pipelineSize ?? PIPELINE_SIZE);
     runPreparedWith(db, statements.run);
     return {
       db,
