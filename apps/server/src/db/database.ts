@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import postgres from 'postgres';
+import { INT8_OID, NUMERIC_OID, parseNumber } from './number-types.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PGliteThread } from './pglite-thread.js';
 import { runPreparedWith, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -33,12 +34,8 @@ export type DatabaseOptions =
 /** The pipelining client's connections unless `DATABASE_PIPELINE_SIZE` says otherwise (decision 0027). */
 const PIPELINE_SIZE = 4;
 
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
 const JSON_OID = 114;
 const JSONB_OID = 3802;
-/** Both drivers answer counts and sums as JS numbers; our values stay far below 2^53. */
-const parseNumber = (value: string) => Number(value);
 
 /**
  * A pg client that runs the SQL of `prepared()` queries as named statements, so PostgreSQL
@@ -125,20 +122,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   // Not awaited: creating a new cluster takes seconds, and the server answers its pages
   // meanwhile; queries wait for it in the dialect, and a failure surfaces at the first query.
-  const pglite = PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    parsers: { [INT8_OID]: parseNumber, [NUMERIC_OID]: parseNumber },
-  });
-  pglite.catch(() => {});
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const thread = new PGliteThread(dataDir ? { dataDir } : {});
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(thread) });
   return {
     db,
     kind: 'pglite',
     close: async () => {
       await db.destroy();
       // Kysely only closes a driver it started; an unused PGlite must still checkpoint and close.
-      const instance = await pglite.catch(() => undefined);
-      if (instance && !instance.closed) await instance.close();
+      await thread.close();
     },
   };
 }

@@ -1,4 +1,3 @@
-import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -11,22 +10,24 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { PGliteThread } from './pglite-thread.js';
 import { statementName } from './prepared.js';
 
 /**
- * Kysely dialect for embedded PGlite. PGlite is a single connection, so every query and every
- * transaction takes it exclusively (as Kysely's own SQLite driver does); concurrent requests
- * queue instead of interleaving statements inside each other's transactions.
+ * Kysely dialect for embedded PGlite, which runs in a thread of its own (`db/pglite-thread.ts`).
+ * PGlite is a single connection, so every query and every transaction takes it exclusively (as
+ * Kysely's own SQLite driver does); concurrent requests queue instead of interleaving statements
+ * inside each other's transactions.
  */
 export class PGliteDialect implements Dialect {
-  /** `pglite` may still be starting (a first start creates the cluster); queries wait for it. */
-  constructor(private readonly pglite: PGlite | Promise<PGlite>) {}
+  /** The thread may still be starting PGlite (a first start creates the cluster); queries wait. */
+  constructor(private readonly thread: PGliteThread) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.thread);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -38,16 +39,17 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   readonly #mutex = new ConnectionMutex();
-  readonly #pglite: PGlite | Promise<PGlite>;
+  readonly #thread: PGliteThread;
   #connection: PGliteConnection | undefined;
 
-  constructor(pglite: PGlite | Promise<PGlite>) {
-    this.#pglite = pglite;
+  constructor(thread: PGliteThread) {
+    this.#thread = thread;
   }
 
-  /** Kysely runs this once, before the first connection is acquired. */
+  /** Kysely runs this once, before the first connection is acquired; a failed start throws here. */
   async init() {
-    this.#connection = new PGliteConnection(await this.#pglite);
+    await this.#thread.ready;
+    this.#connection = new PGliteConnection(this.#thread);
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -74,77 +76,31 @@ class PGliteDriver implements Driver {
   }
 
   async destroy() {
-    await this.#connection?.close();
+    await this.#thread.close();
   }
 }
 
 class PGliteConnection implements DatabaseConnection {
-  /** Named statements parsed on this database: name → the types of their parameters. */
-  readonly #statements = new Map<string, number[]>();
-
-  constructor(private readonly pglite: PGlite) {}
-
-  /**
-   * A `prepared()` query as a named statement, parsed and planned once: PGlite's `query` parses,
-   * plans and describes its SQL on every call in five trips through the protocol, and planning
-   * the profile's join cost more than running it (docs/performance.md). A call is then one trip:
-   * bind, describe, execute and sync in a single message. `execProtocol` does not take PGlite's
-   * own query lock; it needs none, as the driver's ConnectionMutex lends this connection to one
-   * caller at a time and nothing else holds the PGlite instance.
-   */
-  async #runNamed<R>(name: string, sql: string, parameters: readonly unknown[]): Promise<Results<R>> {
-    const types = this.#statements.get(name) ?? (await this.#parse(name, sql));
-    const values = parameters.map((value, index) => {
-      if (value === null || value === undefined) return null;
-      const serializer = this.pglite.serializers[types[index] ?? 0];
-      return serializer ? serializer(value) : String(value);
-    });
-    const message = Buffer.concat([
-      protocol.serialize.bind({ statement: name, values }),
-      protocol.serialize.describe({ type: 'P' }),
-      protocol.serialize.execute({}),
-      protocol.serialize.sync(),
-    ]);
-    const { messages } = await this.pglite.execProtocol(message);
-    const [result] = parse.parseResults(messages, this.pglite.parsers);
-    if (!result) throw new Error(`PGlite answered no result for statement ${name}`);
-    return result as Results<R>;
-  }
-
-  async #parse(name: string, sql: string): Promise<number[]> {
-    const message = Buffer.concat([
-      protocol.serialize.parse({ name, text: sql }),
-      protocol.serialize.describe({ type: 'S', name }),
-      protocol.serialize.sync(),
-    ]);
-    const { messages } = await this.pglite.execProtocol(message, { syncToFs: false });
-    const types = parse.parseDescribeStatementResults(messages);
-    this.#statements.set(name, types);
-    return types;
-  }
+  constructor(private readonly thread: PGliteThread) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    // Raw SQL without parameters may hold several statements (the job queue's own migrations):
-    // the simple protocol runs them all and answers the last one's rows.
-    if (compiledQuery.query.kind === 'RawNode' && compiledQuery.parameters.length === 0) {
-      const results = await this.pglite.exec(compiledQuery.sql);
-      const last = results.at(-1);
-      return { rows: (last?.rows ?? []) as R[] };
-    }
-    const name = statementName(compiledQuery.sql);
-    const result = name
-      ? await this.#runNamed<R>(name, compiledQuery.sql, compiledQuery.parameters)
-      : await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const kind = compiledQuery.query.kind;
+    const name = statementName(compiledQuery.sql);
+    const answer = await this.thread.run({
+      sql: compiledQuery.sql,
+      parameters: compiledQuery.parameters,
+      ...(name ? { name } : {}),
+      script: kind === 'RawNode' && compiledQuery.parameters.length === 0,
+    });
     const changesRows =
       kind === 'InsertQueryNode' ||
       kind === 'UpdateQueryNode' ||
       kind === 'DeleteQueryNode' ||
       kind === 'MergeQueryNode';
     return {
-      rows: result.rows,
-      ...(changesRows && result.affectedRows !== undefined
-        ? { numAffectedRows: BigInt(result.affectedRows) }
+      rows: answer.rows as R[],
+      ...(changesRows && answer.affectedRows !== undefined
+        ? { numAffectedRows: BigInt(answer.affectedRows) }
         : {}),
     };
   }
@@ -152,10 +108,6 @@ class PGliteConnection implements DatabaseConnection {
   // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not offered.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on PGlite');
-  }
-
-  async close() {
-    if (!this.pglite.closed) await this.pglite.close();
   }
 }
 

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { DataDirLockedError, lockDataDir } from '../../src/db/lock.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { PGliteThread } from '../../src/db/pglite-thread.js';
 import { createUser } from '../helpers/factories.js';
 import { createTestApp } from '../helpers/test-app.js';
 
@@ -77,5 +80,48 @@ describe('database layer', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe("PGlite's own thread", () => {
+  it('keeps the event loop free while a statement runs', async () => {
+    const handle = await openDatabase({ kind: 'pglite' });
+    try {
+      const finished: string[] = [];
+      // PGlite works for half a second; in the server's thread no timer could fire meanwhile.
+      const statement = sql`select pg_sleep(0.5)`.execute(handle.db).then(() => finished.push('statement'));
+      await sleep(10);
+      finished.push('timer');
+      await statement;
+      expect(finished).toEqual(['timer', 'statement']);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("brings PostgreSQL's error fields back across the thread", async () => {
+    const handle = await openDatabase({ kind: 'pglite' });
+    try {
+      await migrateToLatest(handle.db);
+      await createUser(handle.db, { primary_email: 'twice@example.mn' });
+      const failure = await createUser(handle.db, { primary_email: 'twice@example.mn' }).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure).toMatchObject({ code: '23505', table: 'users' });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('lets a running statement finish when it closes, and refuses statements afterwards', async () => {
+    const thread = new PGliteThread({});
+    await thread.ready;
+    const running = thread.run({ sql: 'select pg_sleep(0.2), 1 as done', parameters: [], script: false });
+    await thread.close();
+    await expect(running).resolves.toMatchObject({ rows: [{ done: 1 }] });
+    await expect(thread.run({ sql: 'select 1', parameters: [], script: false })).rejects.toThrow(
+      'PGlite is closed',
+    );
   });
 });
