@@ -115,9 +115,11 @@ export class PGliteThread {
   #send(message: ToThread): Promise<Answer> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     return new Promise<Answer>((resolve, reject) => {
+      // Throws (and so rejects) for a value that cannot cross, before anything waits on it; the
+      // answer comes in a later turn of the event loop, after the statement is registered.
+      this.#worker.postMessage(message);
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(message.id, { resolve, reject });
-      this.#worker.postMessage(message);
     });
   }
 

@@ -114,6 +114,24 @@ describe("PGlite's own thread", () => {
     }
   });
 
+  it('refuses a value that cannot cross to the thread, and goes on with the next statement', async () => {
+    const thread = new PGliteThread({});
+    try {
+      await thread.ready;
+      const notAValue = () => 'a function';
+      await expect(
+        thread.run({ sql: 'select $1 as x', parameters: [notAValue], script: false }),
+      ).rejects.toThrow(/could not be cloned/);
+      await expect(
+        thread.run({ sql: 'select 2 as x', parameters: [], script: false }),
+      ).resolves.toMatchObject({
+        rows: [{ x: 2 }],
+      });
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('lets a running statement finish when it closes, and refuses statements afterwards', async () => {
     const thread = new PGliteThread({});
     await thread.ready;
