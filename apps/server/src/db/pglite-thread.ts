@@ -38,8 +38,9 @@ function errorFrom({ message, fields }: ErrorFields): Error {
 }
 
 /**
- * The thread runs `db/pglite-worker.js` beside this module; from the sources (tests, `npm run
- * dev`) it runs the TypeScript through tsx, registered inside the thread, as they do.
+ * The thread runs `db/pglite-worker.js` beside this module. Run from the sources (tests, `npm run
+ * dev`), where no built file exists, it registers tsx inside the thread and imports the
+ * TypeScript file.
  */
 function startWorker(settings: ThreadSettings): Worker {
   if (!import.meta.url.endsWith('.ts')) {
