@@ -40,6 +40,9 @@ const { createDeps } = await dist('deps.js');
 const { buildApp } = await dist('app.js');
 const { ManualClock } = await dist('lib/clock.js');
 const { seedPlans } = await dist('modules/premium/seed.js');
+const { keepTickObjectShape } = await dist('lib/tick-object-shape.js');
+// The server's first step (server.ts, decision 0029), so the jobs run as they do in production.
+keepTickObjectShape();
 
 let databaseUrl;
 let dropDatabase = async () => {};

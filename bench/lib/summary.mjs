@@ -74,11 +74,11 @@ export function budgets(results) {
     const hello = find(results, database, smallUsers, 'hello-world');
     const floor = find(results, database, smallUsers, 'landing bytes from bare node:http');
     const floorNote = floor
-      ? `; a bare node:http server sending the same headers and body: ${range(floor.cpuRatioToBaseline, 2, '×')} (${range(floor.cpuMicrosPerRequest, 0, ' µs')})`
+      ? `; a bare node:http server sending the same headers and body: ${range(floor.cpuRatioToBaseline, 2, '×')} (${range(floor.cpuMicrosPerRequest, 1, ' µs')})`
       : '';
     rows.push({
       budget: `landing-page server CPU per request ≤ 1.25× hello-world's, median of ${landing.rounds} rounds (${database})`,
-      measured: `${range(landing.cpuRatioToBaseline, 2, '×')}: ${range(landing.cpuMicrosPerRequest, 0, ' µs')} vs ${range(hello.cpuMicrosPerRequest, 0, ' µs')}${floorNote}`,
+      measured: `${range(landing.cpuRatioToBaseline, 2, '×')}: ${range(landing.cpuMicrosPerRequest, 1, ' µs')} vs ${range(hello.cpuMicrosPerRequest, 1, ' µs')}${floorNote}`,
       met: landing.cpuRatioToBaseline.median <= 1.25,
     });
     rows.push({
@@ -155,7 +155,7 @@ export function printSummary(results, log) {
       ? `  PostgreSQL ${range(entry.databaseCpuMicrosPerRequest)} µs`
       : '';
     log(
-      `  ${`${entry.database} ${entry.users}`.padEnd(16)} ${entry.call.padEnd(46)} ${range(entry.requestsPerSecond).padEnd(22)} p50 ${range(entry.p50Ms).padEnd(12)} p99 ${range(entry.p99Ms).padEnd(14)} CPU ${range(entry.cpuMicrosPerRequest, 0, ' µs')}${entry.cpuRatioToBaseline ? ` = ${range(entry.cpuRatioToBaseline, 2, '×')}` : ''}${database}`,
+      `  ${`${entry.database} ${entry.users}`.padEnd(16)} ${entry.call.padEnd(46)} ${range(entry.requestsPerSecond).padEnd(22)} p50 ${range(entry.p50Ms).padEnd(12)} p99 ${range(entry.p99Ms).padEnd(14)} CPU ${range(entry.cpuMicrosPerRequest, 1, ' µs')}${entry.cpuRatioToBaseline ? ` = ${range(entry.cpuRatioToBaseline, 2, '×')}` : ''}${database}`,
     );
   }
   log('\nBudgets of performance.md');

@@ -14,7 +14,7 @@ let kept: object | undefined;
  * the next tick builds new ones. A server that happened to be collected so ran every answer ~3–4
  * µs (15–20 %) slower for the rest of its life: 21–23 against 17–18 µs for a cached landing answer,
  * chosen at random at each start (`npm run bench`, docs/performance.md "Round twelve"). With one
- * tick kept, 9 starts of 9 were the fast kind.
+ * tick kept, 18 starts of 18 were the fast kind.
  *
  * The entry is taken through an async hook that is enabled for one `process.nextTick` call (its
  * init runs inside the call) and disabled at once, so no hook runs afterwards. Returns the kept
