@@ -27,6 +27,29 @@ export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'payment
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
+/** The card on file, the plan of the next period and the subscriber, joined to a subscription `s`. */
+const FACT_COLUMNS = [
+  'c.provider_token as card_token',
+  'c.brand as card_brand',
+  'c.last4 as card_last4',
+  's.id',
+  's.owner_id',
+  's.end_date',
+  's.is_auto_renew',
+  's.renewal_attempts',
+  'p.id as package_id',
+  'p.merchant_code',
+  'p.name_en',
+  'p.name_mn',
+  'p.cost',
+  'p.currency',
+  'p.duration_months',
+  'u.first_name',
+  'u.last_name',
+  'u.username',
+  'u.language',
+] as const;
+
 /**
  * The subscription and what its next period costs (a waiting downgrade's plan, if any), with the
  * card on file: one round trip per renewal step, its query built once.
@@ -39,28 +62,42 @@ const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionI
     )
     .innerJoin('users as u', 'u.id', 's.owner_id')
     .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
-    .select([
-      'c.provider_token as card_token',
-      'c.brand as card_brand',
-      'c.last4 as card_last4',
-      's.id',
-      's.owner_id',
-      's.end_date',
-      's.is_auto_renew',
-      's.renewal_attempts',
-      'p.id as package_id',
-      'p.merchant_code',
-      'p.name_en',
-      'p.name_mn',
-      'p.cost',
-      'p.currency',
-      'p.duration_months',
-      'u.first_name',
-      'u.last_name',
-      'u.username',
-      'u.language',
-    ])
+    .select(FACT_COLUMNS)
     .where('s.id', '=', args.subscriptionId),
+);
+
+/**
+ * Takes a due billing step and reads its facts in the same statement: `next_billing_at` moves
+ * past the claim only if it is still due, and only the caller that moved it gets a row. The
+ * subscription's columns come from the UPDATE itself, so a change committed while it waited on
+ * the row (a cancel, a plan change) is what the step sees.
+ */
+const claimStepWithFacts = prepared(
+  (db: Kysely<Database>, args: { subscriptionId: string; now: Date; until: Date }) =>
+    db
+      .with('s', (cte) =>
+        cte
+          .updateTable('subscriptions')
+          .set({ next_billing_at: args.until })
+          .where('id', '=', args.subscriptionId)
+          .where('next_billing_at', '<=', args.now)
+          .returning([
+            'id',
+            'owner_id',
+            'end_date',
+            'is_auto_renew',
+            'renewal_attempts',
+            'package_id',
+            'next_package_id',
+          ]),
+      )
+      .selectFrom('s')
+      .innerJoin('packages as p', (join) =>
+        join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
+      )
+      .innerJoin('users as u', 'u.id', 's.owner_id')
+      .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
+      .select(FACT_COLUMNS),
 );
 
 async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {
@@ -286,16 +323,6 @@ export async function remindRenewal(
   return sent;
 }
 
-/** Takes a due billing step: moves `next_billing_at` past the claim, if it is still due. */
-const claimStep = prepared((db: Kysely<Database>, args: { subscriptionId: string; now: Date; until: Date }) =>
-  db
-    .updateTable('subscriptions')
-    .set({ next_billing_at: args.until })
-    .where('id', '=', args.subscriptionId)
-    .where('next_billing_at', '<=', args.now)
-    .returning('id'),
-);
-
 /** Records that a period's reminder went out. */
 const markReminded = prepared((db: Kysely<Database>, args: { subscriptionId: string; endDate: Date }) =>
   db.updateTable('subscriptions').set({ reminded_for: args.endDate }).where('id', '=', args.subscriptionId),
@@ -315,13 +342,11 @@ export async function runRenewalStep(
   log?: ErrorLog,
 ): Promise<RenewalOutcome> {
   const now = deps.clock.now();
-  const [claimed] = await claimStep(deps.db, {
+  const [facts] = await claimStepWithFacts(deps.db, {
     subscriptionId,
     now,
     until: new Date(now.getTime() + CLAIM_MS),
   });
-  if (!claimed) return 'skipped';
-  const facts = await renewalFacts(deps.db, subscriptionId);
   if (!facts) return 'skipped';
   if (!facts.is_auto_renew) {
     await settleStep(deps.db, subscriptionId, { next_billing_at: null });
