@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { prepared } from '../../db/prepared.js';
+import { type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { GatewayError } from '../premium/gateway.js';
@@ -22,53 +21,56 @@ export interface ReceiptCompany {
   name: string;
 }
 
-/**
- * Asks for the e-barimt of an invoice that has just been paid, in the transaction that marks it
- * paid (activation-once.ts), so no paid invoice goes without one; the job queue issues it. One
- * per invoice and kind (the primary key): a second ask is a no-op.
- */
-export async function requestReceipt(
-  trx: Kysely<Database>,
-  invoiceId: string,
-  company: ReceiptCompany | null,
-  now: Date,
-): Promise<void> {
-  await insertReceiptRequest(trx, {
-    invoiceId,
-    kind: company ? 'company' : 'citizen',
-    registry: company?.registry ?? null,
-    tin: company?.tin ?? null,
-    name: company?.name ?? null,
-    now,
-  });
+/** An invoice just marked paid, as a statement's CTE `paid` answers it (activation-once.ts). */
+interface PaidInvoice {
+  invoice_id: string;
+  ebarimt_registry: string | null;
+  ebarimt_tin: string | null;
+  ebarimt_company: string | null;
 }
 
-/** A receipt to issue, once per invoice and kind; built once (every paid invoice asks for one). */
-const insertReceiptRequest = prepared(
-  (
-    db: Kysely<Database>,
-    args: {
-      invoiceId: string;
-      kind: ReceiptKind;
-      registry: string | null;
-      tin: string | null;
-      name: string | null;
-      now: Date;
-    },
-  ) =>
-    db
-      .insertInto('ebarimt_receipts')
-      .values({
-        invoice_id: args.invoiceId,
-        kind: args.kind,
-        company_registry: args.registry,
-        company_tin: args.tin,
-        company_name: args.name,
-        next_attempt_at: args.now,
-        created_at: args.now,
-      })
-      .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing()),
-);
+/**
+ * Asks for the e-barimt of an invoice that has just been paid, in the statement that marks it
+ * paid (activation-once.ts builds it around this CTE), so no paid invoice goes without one and it
+ * costs no round trip of its own; the job queue issues it. A company receipt when the buyer gave
+ * the company's registry, TIN and name, else a citizen's. One per invoice and kind (the primary
+ * key): a second ask is a no-op.
+ */
+export function receiptRequestOfPaid<Paid extends PaidInvoice>(
+  db: QueryCreator<Database & { paid: Paid }>,
+  now: Date,
+) {
+  const given = (column: 'ebarimt_registry' | 'ebarimt_tin' | 'ebarimt_company') =>
+    sql<boolean>`coalesce(${sql.ref(`paid.${column}`)}, '') <> ''`;
+  const company = sql<boolean>`(${given('ebarimt_registry')} and ${given('ebarimt_tin')} and ${given('ebarimt_company')})`;
+  const ifCompany = (column: 'ebarimt_registry' | 'ebarimt_tin' | 'ebarimt_company') =>
+    sql<string | null>`case when ${company} then ${sql.ref(`paid.${column}`)} end`;
+  return db
+    .insertInto('ebarimt_receipts')
+    .columns([
+      'invoice_id',
+      'kind',
+      'company_registry',
+      'company_tin',
+      'company_name',
+      'next_attempt_at',
+      'created_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('paid')
+        .select([
+          'paid.invoice_id',
+          sql<ReceiptKind>`case when ${company} then 'company' else 'citizen' end`.as('kind'),
+          ifCompany('ebarimt_registry').as('company_registry'),
+          ifCompany('ebarimt_tin').as('company_tin'),
+          ifCompany('ebarimt_company').as('company_name'),
+          sql<Date>`${now}::timestamptz`.as('next_attempt_at'),
+          sql<Date>`${now}::timestamptz`.as('created_at'),
+        ]),
+    )
+    .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing());
+}
 
 const backoffMs = (attempts: number) =>
   Math.min(MAX_BACKOFF_MINUTES, 2 ** Math.max(0, attempts - 1)) * 60_000;

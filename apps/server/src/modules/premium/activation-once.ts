@@ -3,29 +3,40 @@ import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
-import { requestReceipt } from '../ebarimt/receipt-once.js';
+import { receiptRequestOfPaid } from '../ebarimt/receipt-once.js';
 import { addMonths } from './period.js';
 import './tables.js';
 
-/** Marks an invoice paid, once: answers its facts only to the call that changed it. */
+/**
+ * Marks an invoice paid, once: answers its facts only to the call that changed it. The same
+ * statement asks for its e-barimt (`receiptRequestOfPaid`): every paid invoice gets one, and
+ * the job queue issues it.
+ */
 const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now: Date }) =>
   db
-    .updateTable('payment_invoices')
-    .set({ status: 'paid', settled_at: args.now })
-    .where('invoice_id', '=', args.invoiceId)
-    .where('status', '<>', 'paid')
-    .returning([
-      'user_id',
-      'package_id',
-      'kind',
-      'method',
-      'subscription_id',
-      'period_start',
-      'period_end',
-      'ebarimt_registry',
-      'ebarimt_tin',
-      'ebarimt_company',
-    ]),
+    .with('paid', (cte) =>
+      cte
+        .updateTable('payment_invoices')
+        .set({ status: 'paid', settled_at: args.now })
+        .where('invoice_id', '=', args.invoiceId)
+        .where('status', '<>', 'paid')
+        .returning([
+          'invoice_id',
+          'user_id',
+          'package_id',
+          'kind',
+          'method',
+          'subscription_id',
+          'period_start',
+          'period_end',
+          'ebarimt_registry',
+          'ebarimt_tin',
+          'ebarimt_company',
+        ]),
+    )
+    .with('receipt', (cte) => receiptRequestOfPaid(cte, args.now))
+    .selectFrom('paid')
+    .selectAll(),
 );
 
 /**
@@ -47,12 +58,6 @@ export async function activateInvoice(
     const [invoice] = await markPaid(trx, { invoiceId, now });
     if (!invoice) return null;
     payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
-    // Every paid invoice gets its e-barimt (the job queue issues it), asked for in this transaction.
-    const company =
-      invoice.ebarimt_registry && invoice.ebarimt_tin && invoice.ebarimt_company
-        ? { registry: invoice.ebarimt_registry, tin: invoice.ebarimt_tin, name: invoice.ebarimt_company }
-        : null;
-    await requestReceipt(trx, invoiceId, company, now);
 
     if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
       const renewed = await renewSubscription(trx, {
