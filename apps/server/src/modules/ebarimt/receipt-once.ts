@@ -28,6 +28,7 @@ interface PaidInvoice {
   ebarimt_tin: string | null;
   ebarimt_company: string | null;
 }
+type CompanyColumn = 'ebarimt_registry' | 'ebarimt_tin' | 'ebarimt_company';
 
 /**
  * Asks for the e-barimt of an invoice that has just been paid, in the statement that marks it
@@ -40,10 +41,9 @@ export function receiptRequestOfPaid<Paid extends PaidInvoice>(
   db: QueryCreator<Database & { paid: Paid }>,
   now: Date,
 ) {
-  const given = (column: 'ebarimt_registry' | 'ebarimt_tin' | 'ebarimt_company') =>
-    sql<boolean>`coalesce(${sql.ref(`paid.${column}`)}, '') <> ''`;
+  const given = (column: CompanyColumn) => sql<boolean>`coalesce(${sql.ref(`paid.${column}`)}, '') <> ''`;
   const company = sql<boolean>`(${given('ebarimt_registry')} and ${given('ebarimt_tin')} and ${given('ebarimt_company')})`;
-  const ifCompany = (column: 'ebarimt_registry' | 'ebarimt_tin' | 'ebarimt_company') =>
+  const ifCompany = (column: CompanyColumn) =>
     sql<string | null>`case when ${company} then ${sql.ref(`paid.${column}`)} end`;
   return db
     .insertInto('ebarimt_receipts')
