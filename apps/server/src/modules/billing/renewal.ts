@@ -1,7 +1,7 @@
 import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { payments } from '../../lib/metrics.js';
 import { activateInvoice } from '../premium/activation-once.js';
 import { callbackUrl, newInvoiceId, returnUrl } from '../premium/checkout.js';
@@ -27,43 +27,60 @@ export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'payment
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
-/** The card on file, the plan of the next period and the subscriber, joined to a subscription `s`. */
-const FACT_COLUMNS = [
-  'c.provider_token as card_token',
-  'c.brand as card_brand',
-  'c.last4 as card_last4',
-  's.id',
-  's.owner_id',
-  's.end_date',
-  's.is_auto_renew',
-  's.renewal_attempts',
-  'p.id as package_id',
-  'p.merchant_code',
-  'p.name_en',
-  'p.name_mn',
-  'p.cost',
-  'p.currency',
-  'p.duration_months',
-  'u.first_name',
-  'u.last_name',
-  'u.username',
-  'u.language',
+/** What a renewal step reads of the subscription itself. */
+const SUBSCRIPTION_COLUMNS = [
+  'id',
+  'owner_id',
+  'end_date',
+  'is_auto_renew',
+  'renewal_attempts',
+  'package_id',
+  'next_package_id',
 ] as const;
+type StepSubscription = Pick<Selectable<SubscriptionsTable>, (typeof SUBSCRIPTION_COLUMNS)[number]>;
 
 /**
- * The subscription and what its next period costs (a waiting downgrade's plan, if any), with the
- * card on file: one round trip per renewal step, its query built once.
+ * A renewal step's facts: the subscription (the CTE `s`), what its next period costs (a waiting
+ * downgrade's plan, if any), the subscriber and the card on file.
  */
-const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionId: string }) =>
-  db
-    .selectFrom('subscriptions as s')
+function renewalFactsOf<S extends StepSubscription>(db: QueryCreator<Database & { s: S }>) {
+  return db
+    .selectFrom('s')
     .innerJoin('packages as p', (join) =>
       join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
     )
     .innerJoin('users as u', 'u.id', 's.owner_id')
     .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
-    .select(FACT_COLUMNS)
-    .where('s.id', '=', args.subscriptionId),
+    .select([
+      'c.provider_token as card_token',
+      'c.brand as card_brand',
+      'c.last4 as card_last4',
+      's.id',
+      's.owner_id',
+      's.end_date',
+      's.is_auto_renew',
+      's.renewal_attempts',
+      'p.id as package_id',
+      'p.merchant_code',
+      'p.name_en',
+      'p.name_mn',
+      'p.cost',
+      'p.currency',
+      'p.duration_months',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+      'u.language',
+    ]);
+}
+
+/** A subscription's renewal facts (the reminder's read): one round trip, its query built once. */
+const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionId: string }) =>
+  renewalFactsOf(
+    db.with('s', (cte) =>
+      cte.selectFrom('subscriptions').select(SUBSCRIPTION_COLUMNS).where('id', '=', args.subscriptionId),
+    ),
+  ),
 );
 
 /**
@@ -74,30 +91,16 @@ const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionI
  */
 const claimStepWithFacts = prepared(
   (db: Kysely<Database>, args: { subscriptionId: string; now: Date; until: Date }) =>
-    db
-      .with('s', (cte) =>
+    renewalFactsOf(
+      db.with('s', (cte) =>
         cte
           .updateTable('subscriptions')
           .set({ next_billing_at: args.until })
           .where('id', '=', args.subscriptionId)
           .where('next_billing_at', '<=', args.now)
-          .returning([
-            'id',
-            'owner_id',
-            'end_date',
-            'is_auto_renew',
-            'renewal_attempts',
-            'package_id',
-            'next_package_id',
-          ]),
-      )
-      .selectFrom('s')
-      .innerJoin('packages as p', (join) =>
-        join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
-      )
-      .innerJoin('users as u', 'u.id', 's.owner_id')
-      .leftJoin('saved_cards as c', 'c.user_id', 's.owner_id')
-      .select(FACT_COLUMNS),
+          .returning(SUBSCRIPTION_COLUMNS),
+      ),
+    ),
 );
 
 async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {

@@ -45,6 +45,7 @@ export function receiptRequestOfPaid<Paid extends PaidInvoice>(
   const company = sql<boolean>`(${given('ebarimt_registry')} and ${given('ebarimt_tin')} and ${given('ebarimt_company')})`;
   const ifCompany = (column: CompanyColumn) =>
     sql<string | null>`case when ${company} then ${sql.ref(`paid.${column}`)} end`;
+  const at = sql<Date>`${now}::timestamptz`;
   return db
     .insertInto('ebarimt_receipts')
     .columns([
@@ -65,8 +66,8 @@ export function receiptRequestOfPaid<Paid extends PaidInvoice>(
           ifCompany('ebarimt_registry').as('company_registry'),
           ifCompany('ebarimt_tin').as('company_tin'),
           ifCompany('ebarimt_company').as('company_name'),
-          sql<Date>`${now}::timestamptz`.as('next_attempt_at'),
-          sql<Date>`${now}::timestamptz`.as('created_at'),
+          at.as('next_attempt_at'),
+          at.as('created_at'),
         ]),
     )
     .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing());
