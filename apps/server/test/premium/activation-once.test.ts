@@ -118,6 +118,20 @@ describe('activation exactly once per invoice', () => {
     expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
   });
 
+  it('300 concurrent activations of one invoice mark it paid once and ask for one e-barimt', async () => {
+    const { user, invoiceId } = await paidButUnsettled();
+    const deps = paymentDeps(t.app);
+    const results = await Promise.all(Array.from({ length: 300 }, () => activateInvoice(deps, invoiceId)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
+    const receipts = await t.db
+      .selectFrom('ebarimt_receipts')
+      .select(['kind', 'status'])
+      .where('invoice_id', '=', invoiceId)
+      .execute();
+    expect(receipts).toEqual([{ kind: 'citizen', status: 'pending' }]);
+  }, 120_000);
+
   it('the periodic check activates a paid invoice whose shopper never came back', async () => {
     const { user, invoiceId } = await paidButUnsettled(PLAN_CODES.duo);
     await checkPendingInvoices(paymentDeps(t.app));
