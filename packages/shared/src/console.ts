@@ -82,7 +82,24 @@ export const voucherBatchRequestSchema = z.object({
   expiresAt: z.iso.datetime({ offset: true }),
   note: z.string().trim().max(200).optional(),
 });
-export const refundRequestSchema = z.object({ reason: z.string().trim().min(1).max(500) });
+export const refundRequestSchema = z.object({
+  reason: z.string().trim().min(1).max(500),
+  /** What to give back (whole tögrög); all that is left of the payment when absent. */
+  amount: z.number().int().positive().max(100_000_000).optional(),
+});
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
+/** The console's answer to a refund (console/refunds.ts). */
+export interface RefundAnswer {
+  invoiceId: string;
+  amount: number;
+  currency: string;
+  refundedAt: string;
+  status: 'refunded' | 'partly_refunded';
+  /** What is still paid of the invoice after this refund. */
+  remaining: number;
+  /** The e-barimt is voided on every refund; one for what remains is not re-issued. */
+  receipt: { voided: boolean; reissued: false };
+}
 export const dashboardQuerySchema = z.object({ days: z.enum(['30', '365']).default('30') });
 export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),

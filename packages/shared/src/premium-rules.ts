@@ -13,7 +13,17 @@ export const ALREADY_SUBSCRIBED_MESSAGE = 'You already an active subscription';
 export const ALREADY_SUBSCRIBED_CODE = 'already_subscribed';
 export const PAYMENT_GATEWAY_ERROR_CODE = 'payment_gateway_error';
 
-export const INVOICE_STATUSES = ['created', 'paid', 'declined', 'cancelled', 'failed', 'expired'] as const;
+/** `refunded` and `partly_refunded`: paid, then all or part of it given back (the ledger says how much). */
+export const INVOICE_STATUSES = [
+  'created',
+  'paid',
+  'declined',
+  'cancelled',
+  'failed',
+  'expired',
+  'refunded',
+  'partly_refunded',
+] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** The parts of a plan the rules read (the full shape is `Plan` in `premium.ts`). */

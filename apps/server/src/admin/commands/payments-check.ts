@@ -25,6 +25,7 @@ export const command: AdminCommand = {
     const invoiceId = values.invoice?.trim();
     if (values.invoice !== undefined && !invoiceId) throw new UsageError('--invoice needs an invoice id.');
     const deps: SettlementDeps = {
+      config,
       db: await openDb(),
       clock: systemClock,
       paymentGateway: configuredPaymentGateway(config, fetchJsonPost),

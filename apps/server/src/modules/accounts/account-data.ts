@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { tellOwnerMemberLeft } from '../family/leave-plan.js';
 import { sendMessage } from '../notifications/outbox.js';
 import '../billing/tables.js';
+import { unauthorized } from '../../lib/errors.js';
 import { messageDate } from '../../lib/message-date.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
@@ -131,6 +132,24 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
     .execute();
 
   await deps.db.transaction().execute(async (trx) => {
+    // One deletion of many at once does it: the account is claimed first.
+    const claimed = await trx
+      .updateTable('users')
+      .set({ deleted_at: now })
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!claimed) throw unauthorized('The account no longer exists.');
+    // Its open invoices close with it (a page left open can no longer buy anything: a payment
+    // that still arrives is refunded, premium/capture-once.ts); the periodic check closes their
+    // pages at the providers.
+    await trx
+      .updateTable('payment_invoices')
+      .set({ status: 'cancelled', settled_at: now })
+      .where('user_id', '=', userId)
+      .where('status', '=', 'created')
+      .execute();
     // Leaving the joined plans changes their seats: their rows are taken first, as by every
     // other change of seats (family/seat-limit.ts), in the order an accept takes them (plan, then user).
     await trx

@@ -2,7 +2,13 @@ import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
-import { lapseUnpaidRenewals, openProviderInvoices, settleInvoice } from '../premium/settlement.js';
+import { refundOpenSurplus } from '../premium/capture-once.js';
+import {
+  invoicesWithOpenAttempts,
+  lapseUnpaidRenewals,
+  openProviderInvoices,
+  settleInvoice,
+} from '../premium/settlement.js';
 import { remindRenewal, runRenewalStep } from './renewal.js';
 
 const DAY_MS = 86_400_000;
@@ -65,6 +71,17 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
       run: (key) => settleInvoice(deps, key, 'check'),
     },
     {
+      // A closed invoice whose page is still open at a provider (one was down when it closed,
+      // or the account was deleted): the page is closed, and what it took is given back.
+      name: 'payments.close-attempts',
+      findDue: async (_now, limit, after) => {
+        let query = invoicesWithOpenAttempts(db).orderBy('i.invoice_id').limit(limit);
+        if (after) query = query.where('i.invoice_id', '>', after);
+        return (await query.execute()).map((row) => row.invoice_id);
+      },
+      run: (key) => settleInvoice(deps, key, 'check'),
+    },
+    {
       name: 'outbox.deliver',
       findDue: async (now, limit, after) =>
         (await dueRedeliveries(deps, now, limit, after)).map((row) => row.id),
@@ -77,4 +94,6 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
 export function registerBillingJobs(queue: JobQueue, deps: PaymentDeps): void {
   for (const kind of billingJobKinds(deps)) queue.register(kind);
   queue.beforeScan(() => lapseUnpaidRenewals(deps));
+  // Surplus captures a provider could not refund at once are given back before the scan.
+  queue.beforeScan(() => refundOpenSurplus(deps));
 }

@@ -51,6 +51,11 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны багц ${plan} болж шинэчлэгдлээ. Зөрүү ${money(lang, price)} төлөгдсөн.`
       : `Your plan is now ${plan}. The difference of ${money(lang, price)} was paid.`,
+  /** A payment we could not use (already paid another way, expired, a past period): given back. */
+  surplusRefunded: (lang: Lang, price: Amount) =>
+    lang === 'mn'
+      ? `Бид таны ${money(lang, price)} төлбөрийг буцаан олголоо: энэ нэхэмжлэл өөр аргаар төлөгдсөн эсвэл хүчингүй болсон байсан. Мөнгө 3-10 хоногт таны данс руу орно.`
+      : `We refunded your payment of ${money(lang, price)}: this invoice had already been paid another way or was no longer open. The money reaches your account in 3-10 days.`,
   downgradeScheduled: (lang: Lang, plan: string, on: Date) =>
     lang === 'mn'
       ? `Таны багц ${messageDate(on, lang)}-нд ${plan} болж өөрчлөгдөнө.`

@@ -6,6 +6,7 @@ import { LIMITS } from '../../lib/limits.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { enforce } from '../../lib/throttle.js';
 import { activateInvoice } from '../premium/activation-once.js';
+import { takeCapture } from '../premium/capture-once.js';
 import { newInvoiceId } from '../premium/checkout.js';
 import { GatewayError } from '../premium/gateway.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
@@ -20,7 +21,7 @@ import { invoicePaymentPage } from './renewal.js';
 
 export type PlanChangeDeps = Pick<
   PaymentDeps,
-  'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'reportError'
+  'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'qpay' | 'reportError'
 >;
 
 /** What a plan costs per month, so plans of different lengths compare. */
@@ -168,10 +169,20 @@ export async function changePlan(
         request: charge.request,
         response: charge.response,
       });
-      if (charge.result.status === 'paid' && charge.result.amount === invoice.amount) {
-        await activateInvoice(deps, invoice.invoice_id);
-        await tell();
-        return changed;
+      if (charge.result.status === 'paid') {
+        const { amount, currency } = charge.result;
+        const taken = await takeCapture(
+          deps,
+          invoice.invoice_id,
+          { method: 'card', reference: `charge:${attempt}`, amount, currency },
+          'change',
+          log,
+        );
+        if (taken.outcome !== 'surplus') {
+          await tell();
+          return changed;
+        }
+        throw conflict('This plan change could not be applied; the charge was refunded.', 'change_refunded');
       }
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;

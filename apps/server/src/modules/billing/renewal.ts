@@ -3,7 +3,7 @@ import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { payments } from '../../lib/metrics.js';
-import { activateInvoice } from '../premium/activation-once.js';
+import { takeCapture } from '../premium/capture-once.js';
 import { callbackUrl, newInvoiceId, returnUrl } from '../premium/checkout.js';
 import { GatewayError } from '../premium/gateway.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
@@ -23,7 +23,7 @@ const UNREACHABLE_RETRY_MS = 60 * 60_000;
 const MAX_ATTEMPTS = 1 + RENEWAL_RETRY_DAYS.length;
 const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
 
-export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'reportError'>;
+export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
@@ -417,12 +417,18 @@ export async function runRenewalStep(
   });
 
   if (result.result.status === 'paid') {
-    if (result.result.amount !== invoice.amount || result.result.currency !== invoice.currency) {
-      await logStep({ type: 'error', message: 'the provider charged another amount; not applied' });
-      deps.reportError(new Error('renewal amount mismatch'), `renewal ${invoice.invoice_id}`);
+    const taken = await takeCapture(
+      deps,
+      invoice.invoice_id,
+      { method: 'card', reference: `charge:${attempt}`, amount: result.result.amount, currency: result.result.currency },
+      'renewal',
+      log,
+    );
+    if (taken.outcome === 'surplus') {
+      // Paid by its link meanwhile (or another amount taken): this charge was given back.
+      deps.reportError(new Error(`renewal charge not applied: ${taken.reason}`), `renewal ${invoice.invoice_id}`);
       return 'deferred';
     }
-    await activateInvoice(deps, invoice.invoice_id);
     const until = invoice.period_end ?? now;
     await notifyOnce(
       deps,

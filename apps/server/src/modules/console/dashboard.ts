@@ -51,8 +51,18 @@ export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) 
     .execute();
   const revenue = await db
     .selectFrom('payment_invoices as i')
-    .leftJoin('payment_refunds as r', (join) =>
-      join.onRef('r.invoice_id', '=', 'i.invoice_id').on('r.status', '=', 'done'),
+    // Less what was given back of the captures that paid it (the ledger's refunds).
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('payment_ledger as r')
+          .innerJoin('payment_ledger as c', 'c.id', 'r.refund_of')
+          .select((r) => r.fn.sum<string>('r.amount').as('amount'))
+          .whereRef('c.invoice_id', '=', 'i.invoice_id')
+          .where('c.outcome', '=', 'applied')
+          .where('r.entry', '=', 'refund')
+          .as('r'),
+      (join) => join.onTrue(),
     )
     .select([
       dayOf('i.settled_at').as('day'),
@@ -60,7 +70,7 @@ export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) 
       'i.currency',
       sql<string>`sum(i.amount - coalesce(r.amount, 0))`.as('amount'),
     ])
-    .where('i.status', '=', 'paid')
+    .where('i.status', 'in', ['paid', 'partly_refunded'])
     .where('i.settled_at', '>=', from)
     .where('i.settled_at', '<', until)
     .groupBy([sql`1`, 'i.method', 'i.currency'])

@@ -529,7 +529,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
       onRequest: admin,
       schema: {
         tags: TAGS,
-        summary: 'Refund a card payment through the gateway (once)',
+        summary: 'Refund all or part of a payment at its provider (card gateway or QPay), once',
         security: SECURED,
         params: z.object({ invoiceId: z.string().max(200) }),
         body: refundRequestSchema,
@@ -537,12 +537,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
       },
     },
     (request) =>
-      refundPayment(
-        paymentDeps(app),
-        operatorOf(request).operator.id,
-        request.params.invoiceId,
-        request.body.reason,
-      ),
+      refundPayment(paymentDeps(app), operatorOf(request).operator.id, request.params.invoiceId, request.body),
   );
   api.get(
     '/operators',

@@ -1,3 +1,4 @@
+import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -98,6 +99,8 @@ function toSubscriptionView(row: SubscriptionRow, userId: string, now: Date) {
   };
 }
 
+const wasPaid = (status: InvoiceStatus) => status === 'paid' || status === 'partly_refunded' || status === 'refunded';
+
 /** Everything support sees of one listener (docs/console-api.md §4). */
 export async function userDetail(deps: SupportDeps, id: string) {
   const user = await userRow(deps, id);
@@ -126,8 +129,21 @@ export async function userDetail(deps: SupportDeps, id: string) {
   const payments = await db
     .selectFrom('payment_invoices as i')
     .innerJoin('packages as p', 'p.id', 'i.package_id')
-    .leftJoin('payment_refunds as r', (join) =>
-      join.onRef('r.invoice_id', '=', 'i.invoice_id').on('r.status', '=', 'done'),
+    // What was given back of the captures that paid it (the ledger), and when last.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('payment_ledger as r')
+          .innerJoin('payment_ledger as c', 'c.id', 'r.refund_of')
+          .select((r) => [
+            r.fn.sum<string>('r.amount').as('refunded'),
+            r.fn.max('r.created_at').as('refunded_at'),
+          ])
+          .whereRef('c.invoice_id', '=', 'i.invoice_id')
+          .where('c.outcome', '=', 'applied')
+          .where('r.entry', '=', 'refund')
+          .as('r'),
+      (join) => join.onTrue(),
     )
     .select([
       'i.invoice_id',
@@ -139,6 +155,7 @@ export async function userDetail(deps: SupportDeps, id: string) {
       'i.kind',
       'i.status',
       'p.name_en',
+      'r.refunded',
       'r.refunded_at',
     ])
     .where('i.user_id', '=', id)
@@ -173,14 +190,16 @@ export async function userDetail(deps: SupportDeps, id: string) {
     payments: payments.map((row) => ({
       invoiceId: row.invoice_id,
       createdAt: row.created_at.toISOString(),
-      paidAt: row.status === 'paid' && row.settled_at ? row.settled_at.toISOString() : null,
+      paidAt: wasPaid(row.status) && row.settled_at ? row.settled_at.toISOString() : null,
       amount: row.amount,
       currency: row.currency,
       packageName: row.name_en,
       method: row.method,
       kind: row.kind,
       status: row.status,
-      refundedAt: row.refunded_at?.toISOString() ?? null,
+      /** Given back so far (console refunds, partial or whole). */
+      refunded: Number(row.refunded ?? 0),
+      refundedAt: row.refunded_at ? new Date(row.refunded_at).toISOString() : null,
       receiptUrl: row.status === 'paid' ? `/receipts/${encodeURIComponent(row.invoice_id)}` : null,
     })),
     messages: messages.map((row) => ({

@@ -68,8 +68,13 @@ declare module '../../db/schema.js' {
       created_by: string;
       created_at: Timestamp;
     };
+    /** Migration 2026120102: one row per console refund, at most one `pending` (the claim) per invoice. */
     payment_refunds: {
+      /** `operator:<uuid>`: the key the provider knows the refund by (`opening:<invoice>` before). */
+      refund_id: string;
       invoice_id: string;
+      /** The ledger capture it gives back (null for refunds made before the ledger). */
+      capture_id: string | null;
       amount: number;
       currency: string;
       reason: string;
@@ -78,9 +83,13 @@ declare module '../../db/schema.js' {
       created_at: Timestamp;
       refunded_at: NullableTimestamp;
     };
+    /** Migration 2026120101: partial refunds of one capture, each named by the merchant's refund_id. */
     sandbox_gateway_refunds: {
       client_id: string;
       invoice_id: string;
+      refund_id: string;
+      /** Which capture: `session` (the card page's payment) or `charge:<attempt>`. */
+      reference: string;
       amount: number;
       currency: string;
       created_at: Timestamp;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type QueryCreator, sql } from 'kysely';
+import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { GatewayError } from '../premium/gateway.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
 import { findInvoiceParty, writePaymentLog } from '../premium/payment-log.js';
-import type { ReceiptKind } from './tables.js';
+import type { ReceiptKind, ReceiptStatus } from './tables.js';
 import './tables.js';
 
 export type EbarimtDeps = Pick<PaymentDeps, 'db' | 'clock' | 'ebarimt' | 'reportError'>;
@@ -127,7 +127,8 @@ export type ReceiptStepOutcome = 'issued' | 'voided' | 'retrying' | 'waiting' | 
 /**
  * The e-barimt work of one paid invoice (the `ebarimt.issue` job, keyed by invoice): issue the
  * receipt asked for — a company one first, which replaces a citizen one (superseded before it
- * was issued, voided after) — and retry a failed call later. Never twice for one invoice and
+ * was issued, voided after) — void the receipts of a refunded invoice (either kind), and retry a
+ * failed call later. Never twice for one invoice and
  * kind: each call to the tax authority is made by the one caller that claimed the step.
  */
 export async function runReceiptStep(
@@ -163,13 +164,43 @@ export async function runReceiptStep(
     }
   }
 
+  // A refunded invoice's company receipt is voided as a replaced citizen one is.
+  if (company && (company.status === 'void_pending' || company.status === 'voiding') && due(company)) {
+    outcome = await voidReceipt(deps, invoiceId, 'company', log);
+  }
+
   const fresh = company ? (await rowsOf(deps, invoiceId)).citizen : citizen;
   if (!fresh || !due(fresh)) return outcome;
   if (fresh.status === 'pending' || fresh.status === 'issuing') {
     return company ? outcome : issue(deps, invoiceId, 'citizen', log);
   }
-  if (fresh.status === 'void_pending' || fresh.status === 'voiding') return voidCitizen(deps, invoiceId, log);
+  if (fresh.status === 'void_pending' || fresh.status === 'voiding') {
+    return voidReceipt(deps, invoiceId, 'citizen', log);
+  }
   return outcome;
+}
+
+/**
+ * Takes back the e-barimt of a refunded invoice (console/refunds.ts), in the refund's transaction:
+ * a receipt not issued yet is superseded (one being issued right now is voided once issued), an
+ * issued one, citizen's or company's, is voided by the job from now on. Answers how many issued
+ * receipts are to be voided.
+ */
+export async function voidInvoiceReceipts(db: Kysely<Database>, invoiceId: string, now: Date): Promise<number> {
+  await db
+    .updateTable('ebarimt_receipts')
+    .set({ status: 'superseded', next_attempt_at: null })
+    .where('invoice_id', '=', invoiceId)
+    .where('status', 'in', ['pending', 'issuing'])
+    .execute();
+  const voiding = await db
+    .updateTable('ebarimt_receipts')
+    .set({ status: 'void_pending', next_attempt_at: now })
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'issued')
+    .returning('kind')
+    .execute();
+  return voiding.length;
 }
 
 async function issue(
@@ -199,16 +230,19 @@ async function issue(
       billIdSuffix: billIdSuffix(invoiceId, kind),
     });
     const receipt = exchange.result;
+    const issuedAt = deps.clock.now();
+    // Superseded while the call was made (a refund, a company receipt): issued, so it is voided.
+    const stillWanted = sql<boolean>`status = 'issuing'`;
     await deps.db
       .updateTable('ebarimt_receipts')
       .set({
-        status: 'issued',
+        status: sql<ReceiptStatus>`case when ${stillWanted} then 'issued' else 'void_pending' end`,
         bill_id: receipt.id,
         lottery: receipt.lottery,
         qr_data: receipt.qrData,
         receipt_date: receipt.date,
-        issued_at: deps.clock.now(),
-        next_attempt_at: null,
+        issued_at: issuedAt,
+        next_attempt_at: sql<Date | null>`case when ${stillWanted} then null else ${issuedAt}::timestamptz end`,
         last_error: null,
       })
       .where('invoice_id', '=', invoiceId)
@@ -235,12 +269,13 @@ async function issue(
   }
 }
 
-async function voidCitizen(
+async function voidReceipt(
   deps: EbarimtDeps,
   invoiceId: string,
+  kind: ReceiptKind,
   log?: ErrorLog,
 ): Promise<ReceiptStepOutcome> {
-  const claimed = await claim(deps, invoiceId, 'citizen', ['void_pending', 'voiding'], 'voiding');
+  const claimed = await claim(deps, invoiceId, kind, ['void_pending', 'voiding'], 'voiding');
   if (!claimed?.bill_id || !claimed.receipt_date) return 'nothing';
   try {
     await deps.ebarimt.voidReceipt(claimed.bill_id, claimed.receipt_date);
@@ -248,11 +283,11 @@ async function voidCitizen(
       .updateTable('ebarimt_receipts')
       .set({ status: 'voided', next_attempt_at: null, last_error: null })
       .where('invoice_id', '=', invoiceId)
-      .where('kind', '=', 'citizen')
+      .where('kind', '=', kind)
       .execute();
     return 'voided';
   } catch (error) {
-    await retryLater(deps, invoiceId, 'citizen', claimed.attempts, 'void_pending', error);
+    await retryLater(deps, invoiceId, kind, claimed.attempts, 'void_pending', error);
     if (!(error instanceof GatewayError)) log?.error({ err: error, invoiceId }, 'e-barimt void failed');
     return 'retrying';
   }

@@ -6,7 +6,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 export type ReceiptKind = 'citizen' | 'company';
 /**
  * `pending` → `issuing` (claimed) → `issued`; a citizen receipt a company one replaced before it
- * was issued is `superseded`, after it was issued `void_pending` → `voiding` → `voided`.
+ * was issued is `superseded`, after it was issued `void_pending` → `voiding` → `voided`. A refund
+ * takes back either kind the same way (receipt-once.ts `voidInvoiceReceipts`).
  */
 export type ReceiptStatus =
   | 'pending'

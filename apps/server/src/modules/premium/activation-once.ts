@@ -19,7 +19,7 @@ const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now:
         .updateTable('payment_invoices')
         .set({ status: 'paid', settled_at: args.now })
         .where('invoice_id', '=', args.invoiceId)
-        .where('status', '<>', 'paid')
+        .where('status', '=', 'created')
         .returning([
           'invoice_id',
           'user_id',
@@ -54,33 +54,48 @@ export async function activateInvoice(
   invoiceId: string,
 ): Promise<string | null> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
-    const [invoice] = await markPaid(trx, { invoiceId, now });
-    if (!invoice) return null;
-    payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
+  return deps.db.transaction().execute((trx) => applyPaidInvoice(trx, invoiceId, now));
+}
 
-    if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
-      const renewed = await renewSubscription(trx, {
-        subscriptionId: invoice.subscription_id,
-        packageId: invoice.package_id,
-        periodStart: invoice.period_start,
-        periodEnd: invoice.period_end,
-        now,
-      });
-      // A renewal paid after its period was replaced (a late link) buys a period of its own.
-      if (renewed) return renewed;
-    }
-    if (invoice.kind === 'change' && invoice.subscription_id) {
-      const changed = await trx
-        .updateTable('subscriptions')
-        .set({ package_id: invoice.package_id, next_package_id: null, updated_at: now })
-        .where('id', '=', invoice.subscription_id)
-        .returning('id')
-        .executeTakeFirst();
-      if (changed) return changed.id;
-    }
-    return startPeriod(trx, invoiceId, invoice.user_id, invoice.package_id, now);
-  });
+/**
+ * The body of `activateInvoice` inside the caller's transaction (capture-once.ts records the
+ * capture in the same one): marks the invoice paid and applies it, or answers null when it was
+ * already applied.
+ */
+export async function applyPaidInvoice(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  now: Date,
+): Promise<string | null> {
+  const [invoice] = await markPaid(trx, { invoiceId, now });
+  if (!invoice) return null;
+  payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
+
+  if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
+    const renewed = await renewSubscription(trx, {
+      subscriptionId: invoice.subscription_id,
+      packageId: invoice.package_id,
+      periodStart: invoice.period_start,
+      periodEnd: invoice.period_end,
+      now,
+    });
+    // A renewal paid after its period was replaced (a late link) buys a period of its own.
+    if (renewed) return renewed;
+  }
+  if (invoice.kind === 'change' && invoice.subscription_id && invoice.period_end) {
+    // A change belongs to its period: it applies only while that period is the current one
+    // (capture-once.ts refunds a change paid later, so this guard is the last line).
+    const changed = await trx
+      .updateTable('subscriptions')
+      .set({ package_id: invoice.package_id, next_package_id: null, updated_at: now })
+      .where('id', '=', invoice.subscription_id)
+      .where('end_date', '=', invoice.period_end)
+      .returning('id')
+      .executeTakeFirst();
+    if (changed) return changed.id;
+    throw new Error(`plan change ${invoiceId} applied outside its period`);
+  }
+  return startPeriod(trx, invoiceId, invoice.user_id, invoice.package_id, now);
 }
 
 /** A purchase: a new period from now, or from the end of the access the buyer already has. */

@@ -55,11 +55,18 @@ export interface ChargeResult {
   currency: string;
 }
 
-/** A refund of what was paid for an invoice; the provider refunds an invoice once. */
+/**
+ * A refund of what one capture of an invoice took: the card page's payment (`session`, the
+ * default) or a saved-card charge (`charge:<attempt>`). Several refunds of one capture may be
+ * made (partial ones) up to what it took; `refundId` is ours, so the same refund asked twice is
+ * made once.
+ */
 export interface RefundRequest {
   invoiceId: string;
   amount: number;
   currency: string;
+  refundId: string;
+  reference?: string;
 }
 
 export interface RefundResult {
@@ -67,6 +74,30 @@ export interface RefundResult {
   status: 'refunded';
   amount: number;
   currency: string;
+}
+
+/**
+ * `rest/transactions`: everything the provider did for one invoice, for the books check
+ * (billing/books-check.ts). A capture is the page's payment when `paid` (reference `session`)
+ * or a `paid` charge (`charge:<attempt>`); each refund names the capture it gave back.
+ */
+export interface GatewayTransactions {
+  invoice_id: string;
+  payment: {
+    status: ProviderStatus;
+    amount: number;
+    currency: string;
+    created_at: string;
+    settled_at: string | null;
+  } | null;
+  charges: {
+    attempt: number;
+    status: 'paid' | 'declined';
+    amount: number;
+    currency: string;
+    created_at: string;
+  }[];
+  refunds: { refund_id: string; reference: string; amount: number; currency: string; created_at: string }[];
 }
 
 /** What the adapter tried and what came back, for the payment log (secrets never included). */
@@ -92,8 +123,15 @@ export interface PaymentGateway {
   checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
   /** Charges a saved card (renewals, upgrades) without the shopper. */
   chargeCard(charge: CardCharge): Promise<Exchange<ChargeResult>>;
-  /** Gives back what was paid for an invoice (operator console refunds). */
+  /** Gives back all or part of what one capture took (console refunds, surplus captures). */
   refund(refund: RefundRequest): Promise<Exchange<RefundResult>>;
+  /**
+   * Closes an invoice's unpaid card page, so nobody can pay it afterwards. A page already paid
+   * is a GatewayError whose response's `error` is `already_paid`; one never opened, `not_found`.
+   */
+  voidPayment(invoiceId: string): Promise<Exchange<{ invoice_id: string; status: 'cancelled' }>>;
+  /** What the provider did for an invoice (read-only): its page's payment, charges and refunds. */
+  transactions(invoiceId: string): Promise<Exchange<GatewayTransactions>>;
   /** The page the shopper is sent to (product.md §2: the token and os=PC). */
   paymentPageUrl(token: string): string;
 }
@@ -114,6 +152,37 @@ const refundAnswer = z.object({
   status: z.literal('refunded'),
   amount: z.number().int(),
   currency: z.string(),
+});
+const voidAnswer = z.object({ invoice_id: z.string(), status: z.literal('cancelled') });
+const transactionsAnswer = z.object({
+  invoice_id: z.string(),
+  payment: z
+    .object({
+      status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
+      amount: z.number().int(),
+      currency: z.string(),
+      created_at: z.string(),
+      settled_at: z.string().nullable(),
+    })
+    .nullable(),
+  charges: z.array(
+    z.object({
+      attempt: z.number().int(),
+      status: z.enum(['paid', 'declined']),
+      amount: z.number().int(),
+      currency: z.string(),
+      created_at: z.string(),
+    }),
+  ),
+  refunds: z.array(
+    z.object({
+      refund_id: z.string(),
+      reference: z.string(),
+      amount: z.number().int(),
+      currency: z.string(),
+      created_at: z.string(),
+    }),
+  ),
 });
 const chargeAnswer = z.object({
   invoice_id: z.string(),
@@ -207,9 +276,17 @@ export function httpPaymentGateway({
     refund: (refund) =>
       call(
         '/rest/refund',
-        { invoice_id: refund.invoiceId, amount: refund.amount, currency: refund.currency },
+        {
+          invoice_id: refund.invoiceId,
+          amount: refund.amount,
+          currency: refund.currency,
+          refund_id: refund.refundId,
+          ...(refund.reference ? { reference: refund.reference } : {}),
+        },
         refundAnswer,
       ),
+    voidPayment: (invoiceId) => call('/rest/void', { invoice_id: invoiceId }, voidAnswer),
+    transactions: (invoiceId) => call('/rest/transactions', { invoice_id: invoiceId }, transactionsAnswer),
     paymentPageUrl: (token) =>
       `${baseUrl}/payment?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,
   };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Deps } from '../../deps.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -10,7 +11,8 @@ export type PaymentStep =
   | 'activation'
   | 'renewal'
   | 'change'
-  | 'ebarimt';
+  | 'ebarimt'
+  | 'refund';
 
 /** product.md §3 "Payment log record" in our words. */
 export interface PaymentLogEntry {
@@ -34,6 +36,9 @@ export interface InvoiceParty {
   packageName: string;
   purchasePrice: number;
 }
+
+const erased = (userId: string | null) =>
+  sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.deleted_at is not null)`;
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
@@ -63,8 +68,9 @@ const insertLogLine = prepared(
       current_process: args.currentProcess,
       type: args.type,
       message: args.message,
-      request: args.request,
-      response: args.response,
+      // A deleted account's lines keep no request or answer (card details among them).
+      request: sql<string | null>`case when ${erased(args.userId)} then null else ${args.request}::jsonb end`,
+      response: sql<string | null>`case when ${erased(args.userId)} then null else ${args.response}::jsonb end`,
     }),
 );
 

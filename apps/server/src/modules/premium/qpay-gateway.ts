@@ -27,7 +27,12 @@ export interface QpayInvoice {
   deeplinks: QpayDeeplink[];
 }
 
-export type QpayPaymentStatus = 'NEW' | 'FAILED' | 'PAID' | 'REFUNDED';
+/**
+ * QPay's documented payment statuses: `PARTIAL` is part of an invoice paid, `REFUND` a refund asked
+ * and under way, `REFUNDED` given back.
+ */
+export const QPAY_PAYMENT_STATUSES = ['NEW', 'FAILED', 'PAID', 'PARTIAL', 'REFUND', 'REFUNDED'] as const;
+export type QpayPaymentStatus = (typeof QPAY_PAYMENT_STATUSES)[number];
 
 /** `POST /v2/payment/check` for one QPay invoice: its payments and the sum paid. */
 export interface QpayPayments {
@@ -41,6 +46,11 @@ export interface QpayGateway {
   checkPayment(qpayInvoiceId: string): Promise<Exchange<QpayPayments>>;
   /** Closes an unpaid QPay invoice, so nobody can pay it after we gave it up. */
   cancelInvoice(qpayInvoiceId: string): Promise<Exchange<null>>;
+  /**
+   * Gives back one paid QPay payment (`DELETE /v2/payment/refund/{payment_id}`). QPay refunds a
+   * payment whole: there is no amount to give. `note` is shown with the refund.
+   */
+  refundPayment(paymentId: string, note?: string): Promise<Exchange<null>>;
 }
 
 export interface QpayOptions {
@@ -92,7 +102,7 @@ const paymentCheckAnswer = z.object({
     .array(
       z.object({
         payment_id: z.union([z.string(), z.number()]).transform(String),
-        payment_status: z.enum(['NEW', 'FAILED', 'PAID', 'REFUNDED']),
+        payment_status: z.enum(QPAY_PAYMENT_STATUSES),
         payment_amount: amount,
         payment_currency: z.string().max(8),
       }),
@@ -279,6 +289,15 @@ export function httpQpayGateway(options: QpayOptions): QpayGateway {
         'DELETE',
         `/v2/invoice/${encodeURIComponent(qpayInvoiceId)}`,
         undefined,
+        z.unknown(),
+      );
+      return { ...exchange, result: null };
+    },
+    async refundPayment(paymentId, note) {
+      const exchange = await api(
+        'DELETE',
+        `/v2/payment/refund/${encodeURIComponent(paymentId)}`,
+        note ? { note } : undefined,
         z.unknown(),
       );
       return { ...exchange, result: null };

@@ -116,6 +116,8 @@ export interface QpayCheck {
   status: ProviderStatus;
   amount: number;
   currency: string;
+  /** Each PAID payment: a capture of its own (capture-once.ts), named by QPay's payment id. */
+  captures: { reference: string; amount: number; currency: string }[];
 }
 
 /**
@@ -129,13 +131,14 @@ export async function checkQpayPayment(
   const exchange = await deps.qpay.checkPayment(qpayInvoiceId);
   const { rows, paidAmount } = exchange.result;
   const paid = rows.filter((row) => row.status === 'PAID');
+  const captures = paid.map((row) => ({ reference: row.paymentId, amount: row.amount, currency: row.currency }));
   let result: QpayCheck;
   if (paid.length > 0) {
-    result = { status: 'paid', amount: paidAmount, currency: paid[0]?.currency ?? 'MNT' };
+    result = { status: 'paid', amount: paidAmount, currency: paid[0]?.currency ?? 'MNT', captures };
   } else if (rows.length > 0 && rows.every((row) => row.status === 'FAILED')) {
-    result = { status: 'declined', amount: 0, currency: rows[0]?.currency ?? 'MNT' };
+    result = { status: 'declined', amount: 0, currency: rows[0]?.currency ?? 'MNT', captures };
   } else {
-    result = { status: 'pending', amount: 0, currency: 'MNT' };
+    result = { status: 'pending', amount: 0, currency: 'MNT', captures };
   }
   return { ...exchange, result };
 }

@@ -1,12 +1,11 @@
-import { type PaymentMethod, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
+import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { payments } from '../../lib/metrics.js';
-import { activateInvoice } from './activation-once.js';
-import { type Exchange, GatewayError, type ProviderCard, type ProviderStatus } from './gateway.js';
+import { type Capture, type CaptureDeps, closeAttempts, refundOpenSurplus, takeCapture } from './capture-once.js';
+import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { findInvoiceParty, type PaymentLogEntry, type PaymentStep, writePaymentLog } from './payment-log.js';
-import { cancelQpayInvoice, checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
-import { keepCard } from './saved-cards.js';
+import { checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
 import './tables.js';
 
 /** Pending invoices older than this are given up as expired by the periodic check. */
@@ -14,65 +13,72 @@ export const INVOICE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Days after a period's end when its renewal invoice can no longer be paid (after the last retry). */
 const RENEWAL_PAYABLE_DAYS = (RENEWAL_RETRY_DAYS.at(-1) ?? 0) + 1;
 
-export type SettlementDeps = Pick<PaymentDeps, 'db' | 'clock' | 'paymentGateway' | 'qpay' | 'reportError'>;
-
-/** A provider's answer about an invoice, whichever provider it was opened with. */
-interface ProviderAnswer {
-  method: PaymentMethod;
-  status: ProviderStatus;
-  amount: number;
-  currency: string;
-  card?: ProviderCard | null | undefined;
-}
+export type SettlementDeps = CaptureDeps;
 
 type StepLog = (entry: Omit<PaymentLogEntry, 'orderNumber' | 'currentProcess'>) => Promise<void>;
 
+/** What the providers an invoice was opened with say of it. */
+interface ProviderAnswers {
+  /** Money taken, one entry a capture: the card page's payment, each PAID QPay payment. */
+  captures: Capture[];
+  /** Every provider asked says it is declined or cancelled (the status to close with). */
+  closed: 'declined' | 'cancelled' | null;
+  /** One provider could not be asked: nothing is closed on a partial answer. */
+  unanswered: boolean;
+}
+
 /**
  * Asks each provider the invoice was opened with: the card gateway (a card session, or no QPay
- * invoice) and QPay (a QPay invoice; a renewal may have both). A payment at either wins; closed
- * only when every one says so; null when one could not be asked (the invoice stays open).
+ * invoice) and QPay (a QPay invoice; a renewal may have both).
  */
 async function askProviders(
   deps: SettlementDeps,
   invoiceId: string,
   invoice: { provider_token: string | null },
   log: StepLog,
-): Promise<ProviderAnswer | null> {
+): Promise<ProviderAnswers> {
   const qpayInvoice = await qpayInvoiceOf(deps, invoiceId);
-  const answers: (ProviderAnswer | null)[] = [];
-  const ask = async (
-    method: PaymentMethod,
-    check: () => Promise<Exchange<Omit<ProviderAnswer, 'method'>>>,
-  ) => {
+  const answers: ProviderAnswers = { captures: [], closed: null, unanswered: false };
+  const statuses: ProviderStatus[] = [];
+  const ask = async <T extends { status: ProviderStatus }>(name: string, check: () => Promise<Exchange<T>>) => {
     try {
       const exchange = await check();
       const { request, response } = exchange;
-      const name = method === 'qpay' ? 'QPay' : 'provider';
       await log({ type: 'info', message: `${name} status: ${exchange.result.status}`, request, response });
-      answers.push({ method, ...exchange.result });
+      statuses.push(exchange.result.status);
+      return exchange.result;
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       await log({ type: 'error', message: error.message, request: error.request, response: error.response });
-      answers.push(null);
+      answers.unanswered = true;
+      return null;
     }
   };
   if (!qpayInvoice || invoice.provider_token) {
-    await ask('card', () => deps.paymentGateway.checkPayment(invoiceId));
+    const card = await ask('provider', () => deps.paymentGateway.checkPayment(invoiceId));
+    if (card?.status === 'paid') {
+      const { amount, currency } = card;
+      answers.captures.push({ method: 'card', reference: 'session', amount, currency, card: card.card });
+    }
   }
-  if (qpayInvoice) await ask('qpay', () => checkQpayPayment(deps, qpayInvoice.qpay_invoice_id));
-
-  const paid = answers.find((answer) => answer?.status === 'paid');
-  if (paid) return paid;
-  if (answers.some((answer) => answer === null)) return null;
-  const closed = answers.every((answer) => answer?.status === 'declined' || answer?.status === 'cancelled');
-  return closed ? (answers[0] ?? null) : { method: 'card', status: 'pending', amount: 0, currency: '' };
+  if (qpayInvoice) {
+    const qpay = await ask('QPay', () => checkQpayPayment(deps, qpayInvoice.qpay_invoice_id));
+    for (const payment of qpay?.captures ?? []) answers.captures.push({ method: 'qpay', ...payment });
+  }
+  const first = statuses[0];
+  if (!answers.unanswered && (first === 'declined' || first === 'cancelled')) {
+    if (statuses.every((status) => status === 'declined' || status === 'cancelled')) answers.closed = first;
+  }
+  return answers;
 }
 
 /**
- * Confirms an invoice with its providers server-to-server and applies the answer: activates a
- * paid one (once, activation-once.ts), closes a declined or cancelled one. Every return,
- * callback and periodic check goes through here. Answers the invoice's status afterwards, or
- * null for an unknown invoice.
+ * Confirms an invoice with its providers server-to-server and applies the answer: each capture
+ * is taken once (capture-once.ts: the first of an open invoice pays it, any other is refunded),
+ * a declined or cancelled invoice is closed, an old one expires. A closed invoice whose attempt
+ * is still open at a provider (a page left open) has it closed. Every return, callback and
+ * periodic check goes through here. Answers the invoice's status afterwards, or null for an
+ * unknown invoice.
  */
 export async function settleInvoice(
   deps: SettlementDeps,
@@ -82,129 +88,61 @@ export async function settleInvoice(
   const { db } = deps;
   const invoice = await db
     .selectFrom('payment_invoices')
-    .select([
-      'status',
-      'amount',
-      'currency',
-      'created_at',
-      'user_id',
-      'save_card',
-      'kind',
-      'method',
-      'period_start',
-      'provider_token',
-    ])
+    .select(['status', 'created_at', 'kind', 'method', 'period_start', 'period_end', 'provider_token'])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (!invoice) return null;
-  if (invoice.status !== 'created') return invoice.status;
+  if (invoice.status !== 'created') {
+    await closeAttempts(deps, invoiceId, step);
+    return currentStatus(deps, invoiceId);
+  }
 
   const party = await findInvoiceParty(deps, invoiceId);
   const log: StepLog = (entry) =>
     writePaymentLog(deps, { ...party, orderNumber: invoiceId, currentProcess: step, ...entry });
 
-  const answer = await askProviders(deps, invoiceId, invoice, log);
-  if (!answer) return 'created';
-  const { status, amount, currency } = answer;
-
-  if (status === 'paid') {
-    if (amount !== invoice.amount || currency !== invoice.currency) {
-      await log({
-        type: 'error',
-        message: `provider reports ${amount} ${currency}, invoice is ${invoice.amount} ${invoice.currency}; not activated`,
-      });
-      return 'created';
-    }
-    if (answer.method !== invoice.method) {
-      // A renewal link paid with QPay (or a QPay page paid by card): the receipt names the method.
-      await db
-        .updateTable('payment_invoices')
-        .set({ method: answer.method })
-        .where('invoice_id', '=', invoiceId)
-        .execute();
-    }
-    if (answer.card) {
-      const { card } = answer;
-      await db
-        .updateTable('payment_invoices')
-        .set({ card_brand: card.brand, card_last4: card.last4 })
-        .where('invoice_id', '=', invoiceId)
-        .execute();
-      if (invoice.save_card) await keepCard(deps, invoice.user_id, card);
-    }
-    const subscriptionId = await activateInvoice(deps, invoiceId);
-    if (subscriptionId) {
-      await writePaymentLog(deps, {
-        ...party,
-        orderNumber: invoiceId,
-        currentProcess: 'activation',
-        type: 'info',
-        message: `subscription ${subscriptionId} activated`,
-      });
-    }
-    return 'paid';
+  const answers = await askProviders(deps, invoiceId, invoice, log);
+  if (answers.captures.length > 0) {
+    for (const capture of answers.captures) await takeCapture(deps, invoiceId, capture, step);
+    return currentStatus(deps, invoiceId);
   }
+  if (answers.unanswered) return 'created';
 
-  if (status === 'declined' || status === 'cancelled') {
-    if (!(await closeQpayFirst(deps, invoiceId, log))) return 'created';
-    const closed = await db
-      .updateTable('payment_invoices')
-      .set({ status, settled_at: deps.clock.now() })
-      .where('invoice_id', '=', invoiceId)
-      .where('status', '=', 'created')
-      .returning('status')
-      .executeTakeFirst();
-    if (closed) {
-      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: status });
-      await log({ type: 'info', message: `invoice ${status}` });
-    }
-    return closed?.status ?? (await currentStatus(deps, invoiceId));
+  const expired = deps.clock.now().getTime() > invoiceExpiry(invoice).getTime();
+  const status = answers.closed ?? (expired ? 'expired' : null);
+  if (!status) return 'created';
+  // Before it closes unpaid, nothing may be paid on it any more: its pages close at the providers.
+  if (!(await closeAttempts(deps, invoiceId, step))) return currentStatus(deps, invoiceId);
+  const closed = await db
+    .updateTable('payment_invoices')
+    .set({ status, settled_at: deps.clock.now() })
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'created')
+    .returning('status')
+    .executeTakeFirst();
+  if (closed) {
+    payments.inc({ method: invoice.method, kind: invoice.kind, outcome: status });
+    await log(
+      status === 'expired'
+        ? { type: 'warning', message: 'invoice expired unpaid' }
+        : { type: 'info', message: `invoice ${status}` },
+    );
   }
-
-  if (deps.clock.now().getTime() > invoiceExpiry(invoice).getTime()) {
-    if (!(await closeQpayFirst(deps, invoiceId, log))) return 'created';
-    const expired = await db
-      .updateTable('payment_invoices')
-      .set({ status: 'expired', settled_at: deps.clock.now() })
-      .where('invoice_id', '=', invoiceId)
-      .where('status', '=', 'created')
-      .returning('status')
-      .executeTakeFirst();
-    if (expired) {
-      payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'expired' });
-      await log({ type: 'warning', message: 'invoice expired unpaid' });
-    }
-    return expired?.status ?? (await currentStatus(deps, invoiceId));
-  }
-  return 'created';
+  return closed?.status ?? (await currentStatus(deps, invoiceId));
 }
 
 /**
- * Before an invoice with a QPay invoice closes unpaid, the QPay invoice is cancelled, so no
- * payment can reach it afterwards; when QPay refuses (it may have just been paid), ours stays
- * open and the next check finds out.
- */
-async function closeQpayFirst(deps: SettlementDeps, invoiceId: string, log: StepLog): Promise<boolean> {
-  const cancelled = await cancelQpayInvoice(deps, invoiceId);
-  if (cancelled === null) return true;
-  if (cancelled instanceof GatewayError) {
-    await log({
-      type: 'warning',
-      message: `QPay invoice not cancelled (${cancelled.message}); left open`,
-      request: cancelled.request,
-      response: cancelled.response,
-    });
-    return false;
-  }
-  await log({ type: 'info', message: 'QPay invoice cancelled', request: cancelled.request });
-  return true;
-}
-
-/**
- * A checkout is given up a day after it was made; a renewal invoice (a payment link sent before
+ * A checkout is given up a day after it was made; a plan change at the end of its period; a renewal invoice (a payment link sent before
  * the end, or "pay now" after a failed charge) stays payable until the renewal's last retry.
  */
-function invoiceExpiry(invoice: { created_at: Date; kind: string; period_start: Date | null }): Date {
+function invoiceExpiry(invoice: {
+  created_at: Date;
+  kind: string;
+  period_start: Date | null;
+  period_end: Date | null;
+}): Date {
+  // A plan change belongs to its period and ends with it.
+  if (invoice.kind === 'change' && invoice.period_end) return invoice.period_end;
   if (invoice.kind === 'renewal' && invoice.period_start) {
     return new Date(invoice.period_start.getTime() + RENEWAL_PAYABLE_DAYS * 86_400_000);
   }
@@ -262,15 +200,53 @@ export function openProviderInvoices(db: SettlementDeps['db']) {
     );
 }
 
-/** The periodic check of product.md §10: settles invoices whose shopper never came back. */
+/**
+ * Closed invoices with an attempt still open at a provider (a card page not voided, a QPay
+ * invoice not cancelled, neither of which captured): a provider was down when the invoice
+ * closed, so the check closes them now.
+ */
+export function invoicesWithOpenAttempts(db: SettlementDeps['db']) {
+  return db
+    .selectFrom('payment_invoices as i')
+    .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
+    .select('i.invoice_id')
+    .where('i.status', '<>', 'created')
+    .where((eb) => {
+      const captured = (method: 'card' | 'qpay') =>
+        eb.exists(
+          eb
+            .selectFrom('payment_ledger as l')
+            .select('l.id')
+            .whereRef('l.invoice_id', '=', 'i.invoice_id')
+            .where('l.entry', '=', 'capture')
+            .where('l.method', '=', method),
+        );
+      return eb.or([
+        eb.and([eb('i.provider_token', 'is not', null), eb('i.card_voided_at', 'is', null), eb.not(captured('card'))]),
+        eb.and([eb('q.qpay_invoice_id', 'is not', null), eb('q.cancelled_at', 'is', null), eb.not(captured('qpay'))]),
+      ]);
+    });
+}
+
+/**
+ * The periodic check of product.md §10: settles invoices whose shopper never came back, closes
+ * attempts left open on closed invoices, and gives back surplus captures a provider could not
+ * refund at once.
+ */
 export async function checkPendingInvoices(deps: SettlementDeps, limit = 100): Promise<number> {
   const pending = await openProviderInvoices(deps.db).orderBy('i.created_at').limit(limit).execute();
-  for (const { invoice_id } of pending) {
+  const leftOpen = await invoicesWithOpenAttempts(deps.db).limit(limit).execute();
+  for (const { invoice_id } of [...pending, ...leftOpen]) {
     try {
       await settleInvoice(deps, invoice_id, 'check');
     } catch (error) {
       deps.reportError(error, `periodic check of invoice ${invoice_id} failed`);
     }
   }
-  return pending.length;
+  try {
+    await refundOpenSurplus(deps, limit);
+  } catch (error) {
+    deps.reportError(error, 'refunding surplus captures failed');
+  }
+  return pending.length + leftOpen.length;
 }

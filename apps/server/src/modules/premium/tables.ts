@@ -34,6 +34,8 @@ export interface PaymentInvoicesTable {
   ebarimt_registry: string | null;
   ebarimt_tin: string | null;
   ebarimt_company: string | null;
+  /** When the card page's session was closed at the gateway, so nobody can pay it afterwards. */
+  card_voided_at: NullableTimestamp;
 }
 
 /** The QPay invoice opened for one of ours: what the shopper scans or taps, kept for a reload. */
@@ -46,6 +48,28 @@ export interface QpayInvoicesTable {
   deeplinks: ColumnType<unknown, string, string>;
   created_at: Timestamp;
   cancelled_at: NullableTimestamp;
+}
+
+export type LedgerEntry = 'capture' | 'refund' | 'void';
+export type LedgerMethod = 'card' | 'qpay' | 'voucher' | 'extension';
+
+/**
+ * One capture, refund or void at a provider, or value given without money (premium/ledger.ts).
+ * Written in the transaction that changes its invoice; never updated.
+ */
+export interface PaymentLedgerTable {
+  id: Generated<string>;
+  invoice_id: string | null;
+  subscription_id: string | null;
+  entry: LedgerEntry;
+  method: LedgerMethod;
+  reference: string;
+  amount: number;
+  currency: string;
+  outcome: 'applied' | 'surplus' | null;
+  reason: string | null;
+  refund_of: string | null;
+  created_at: Timestamp;
 }
 
 /** product.md §3 "Payment log record", one row per step of a payment. */
@@ -75,6 +99,7 @@ declare module '../../db/schema.js' {
   interface Database {
     payment_invoices: PaymentInvoicesTable;
     payment_logs: PaymentLogsTable;
+    payment_ledger: PaymentLedgerTable;
     qpay_invoices: QpayInvoicesTable;
     cache_items: CacheItemsTable;
   }

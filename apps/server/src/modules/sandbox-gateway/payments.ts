@@ -80,3 +80,23 @@ export function closeSandboxPayment(
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * `rest/void`: closes an invoice's unpaid payment session, so its page can no longer be paid.
+ * A paid session is refused (`already_paid`: refund it instead), a declined or cancelled one
+ * answered as closed (`already_closed`), an unknown one `not_found`.
+ */
+export async function voidSandboxPayment(deps: Pick<Deps, 'db' | 'clock'>, clientId: string, invoiceId: string) {
+  const voided = await deps.db
+    .updateTable('sandbox_gateway_payments')
+    .set({ status: 'cancelled', settled_at: deps.clock.now() })
+    .where('client_id', '=', clientId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'pending')
+    .returning('invoice_id')
+    .executeTakeFirst();
+  if (voided) return { invoice_id: invoiceId, status: 'cancelled' as const };
+  const payment = await sandboxPaymentState(deps, clientId, invoiceId);
+  if (payment.status === 'paid') throw new AppError(409, 'already_paid', 'This payment was made; refund it instead.');
+  throw new AppError(409, 'already_closed', `This payment is already ${payment.status}.`);
+}

@@ -13,9 +13,11 @@ import {
   findSandboxPayment,
   openSandboxPayment,
   sandboxPaymentState,
+  voidSandboxPayment,
 } from './payments.js';
 import { refundSandboxPayment } from './refunds.js';
 import type { SandboxPaymentStatus } from './tables.js';
+import { sandboxTransactions } from './transactions.js';
 import './tables.js';
 
 const credentials = { client_id: z.string().max(200), client_secret: z.string().max(500) };
@@ -69,9 +71,18 @@ const refundRequest = z.object({
   invoice_id: z.string().min(1).max(200),
   amount: z.number().int().positive(),
   currency: z.string().regex(/^[A-Z]{3}$/),
+  /** The merchant's key for this refund: asked again, it answers the first refund. */
+  refund_id: z.string().min(1).max(200),
+  /** Which capture: the card page's payment (`session`, the default) or a saved-card charge. */
+  reference: z
+    .string()
+    .regex(/^(session|charge:[1-9]\d{0,2})$/)
+    .default('session'),
 });
 const refundAnswer = z.object({
   invoice_id: z.string(),
+  refund_id: z.string(),
+  reference: z.string(),
   status: z.literal('refunded'),
   amount: z.number().int(),
   currency: z.string(),
@@ -186,7 +197,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['sandbox gateway'],
-        summary: 'Refund a paid invoice (once; provider protocol)',
+        summary: 'Refund all or part of a capture (once per refund_id; provider protocol)',
         body: refundRequest,
         response: { 200: refundAnswer, 401: gatewayError, 404: gatewayError, 409: gatewayError },
       },
@@ -197,9 +208,48 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       return refundSandboxPayment(deps, {
         clientId: body.client_id,
         invoiceId: body.invoice_id,
+        refundId: body.refund_id,
+        reference: body.reference,
         amount: body.amount,
         currency: body.currency,
       });
+    },
+  );
+
+  routes.post(
+    '/rest/void',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: "Close an invoice's unpaid payment session (provider protocol)",
+        body: checkRequest,
+        response: {
+          200: z.object({ invoice_id: z.string(), status: z.literal('cancelled') }),
+          401: gatewayError,
+          404: gatewayError,
+          409: gatewayError,
+        },
+      },
+    },
+    async (request) => {
+      assertMerchant(request.body.client_id, request.body.client_secret);
+      return voidSandboxPayment(deps, request.body.client_id, request.body.invoice_id);
+    },
+  );
+
+  routes.post(
+    '/rest/transactions',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: "An invoice's payment session, charges and refunds (read-only; provider protocol)",
+        body: checkRequest,
+        response: { 200: z.looseObject({ invoice_id: z.string() }), 401: gatewayError },
+      },
+    },
+    async (request) => {
+      assertMerchant(request.body.client_id, request.body.client_secret);
+      return sandboxTransactions(deps, request.body.client_id, request.body.invoice_id);
     },
   );
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
+import { AppError } from '../../lib/errors.js';
 import './tables.js';
 
 const ACCESS_TTL_MS = 30 * 60_000;
@@ -175,4 +176,35 @@ export async function cancelSandboxQpayInvoice(deps: Pick<Deps, 'db'>, id: strin
     .where('status', '=', 'OPEN')
     .execute();
   return (await findSandboxQpayInvoice(deps, id))?.status;
+}
+
+/**
+ * Gives back a merchant's paid payment whole, as QPay's `payment/refund` does: one statement
+ * turns it from PAID to REFUNDED, so refunds asked at once give it back once. A payment the
+ * merchant does not have is 404; one not (or no longer) paid, 400.
+ */
+export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId: string, paymentId: string) {
+  const refunded = await deps.db
+    .updateTable('sandbox_qpay_payments as p')
+    .from('sandbox_qpay_invoices as i')
+    .set({ status: 'REFUNDED' })
+    .whereRef('i.id', '=', 'p.invoice_id')
+    .where('i.client_id', '=', clientId)
+    .where('p.payment_id', '=', paymentId)
+    .where('p.status', '=', 'PAID')
+    .returning('p.payment_id')
+    .executeTakeFirst();
+  if (refunded) return;
+  const payment = await deps.db
+    .selectFrom('sandbox_qpay_payments as p')
+    .innerJoin('sandbox_qpay_invoices as i', 'i.id', 'p.invoice_id')
+    .select('p.status')
+    .where('i.client_id', '=', clientId)
+    .where('p.payment_id', '=', paymentId)
+    .executeTakeFirst();
+  if (!payment) throw new AppError(404, 'PAYMENT_NOTFOUND', 'No such payment.');
+  if (payment.status === 'REFUNDED') {
+    throw new AppError(400, 'PAYMENT_ALREADY_REFUNDED', 'This payment was already refunded.');
+  }
+  throw new AppError(400, 'PAYMENT_NOT_PAID', 'Only a paid payment can be refunded.');
 }

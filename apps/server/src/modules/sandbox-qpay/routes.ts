@@ -12,6 +12,7 @@ import {
   createSandboxQpayInvoice,
   findSandboxQpayInvoice,
   issueSandboxTokens,
+  refundSandboxQpayPayment,
   sandboxQpayPayments,
   tokenOwner,
 } from './invoices.js';
@@ -35,6 +36,9 @@ const checkRequest = z.object({
     .optional(),
 });
 const idParams = z.object({ id: z.string().min(1).max(100) });
+const refundRequest = z
+  .object({ callback_url: z.url().max(500).optional(), note: z.string().max(255).optional() })
+  .optional();
 const bankForm = z.object({
   invoice: z.string().max(100).default(''),
   form_key: z.string().max(200).default(''),
@@ -52,7 +56,7 @@ const bearer = (header: string | undefined) => /^Bearer (\S{8,500})$/.exec(heade
  * The built-in QPay stand-in (product.md §12), mounted at /sandbox-qpay outside /api and never in
  * production. It speaks the merchant API v2 the QPay adapter uses — `auth/token` with Basic client
  * credentials, `auth/refresh`, `invoice` (with a real QR image and bank-app links), `invoice/{id}`
- * to read or cancel, `payment/check` — and has the pages a shopper's phone shows: the QR's scan
+ * to read or cancel, `payment/check`, `payment/refund/{id}` — and has the pages a shopper's phone shows: the QR's scan
  * page listing bank apps, and each bank app's screen to approve or decline. An approval calls
  * the merchant's callback URL, unsigned, as QPay does.
  */
@@ -252,6 +256,25 @@ export default async function sandboxQpayRoutes(app: FastifyInstance) {
           transaction_type: 'P2P',
         })),
       };
+    },
+  );
+
+  routes.delete(
+    '/v2/payment/refund/:id',
+    {
+      ...withToken,
+      schema: {
+        tags: ['sandbox qpay'],
+        summary: 'Refund a paid payment whole (QPay v2)',
+        security: bearerSecurity,
+        params: idParams,
+        body: refundRequest,
+        response: { 200: z.object({}), 400: qpayError, 401: qpayError, 404: qpayError },
+      },
+    },
+    async (request) => {
+      await refundSandboxQpayPayment(deps, merchant(request), request.params.id);
+      return {};
     },
   );
 

@@ -28,12 +28,12 @@ export interface SandboxQpayInvoicesTable {
   created_at: Timestamp;
 }
 
-/** One try to pay a QPay invoice from a bank app; at most one PAID per invoice. */
+/** One try to pay a QPay invoice from a bank app; at most one PAID per invoice, REFUNDED once given back. */
 export interface SandboxQpayPaymentsTable {
   payment_id: string;
   invoice_id: string;
   bank: string;
-  status: 'PAID' | 'FAILED';
+  status: 'PAID' | 'FAILED' | 'REFUNDED';
   amount: number;
   created_at: Timestamp;
 }
