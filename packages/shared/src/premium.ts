@@ -51,6 +51,10 @@ export const invoiceSchema = z
     MerchantCode: z.string(),
     amount: z.number().int(),
     currency: z.string(),
+    refunded: z
+      .number()
+      .int()
+      .describe('money taken for this invoice that could not be used (a second payment, a closed invoice): given back'),
   })
   .describe('Invoice');
 export type Invoice = z.infer<typeof invoiceSchema>;

@@ -254,6 +254,7 @@ describe('invoices belong to their buyer', () => {
       MerchantCode: PLAN_CODES.family,
       amount: 17900,
       currency: 'MNT',
+      refunded: 0,
     });
   });
 });

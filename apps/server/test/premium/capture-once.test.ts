@@ -28,7 +28,11 @@ afterAll(async () => {
 async function advanceTo(time: number) {
   const seconds = Math.ceil((time - t.clock.now().getTime()) / 1000);
   if (seconds <= 0) return;
-  const moved = await t.app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: seconds } });
+  const moved = await t.app.inject({
+    method: 'POST',
+    url: '/dev/clock',
+    payload: { advanceSeconds: seconds },
+  });
   expect(moved.statusCode, moved.body).toBe(200);
 }
 
@@ -86,7 +90,8 @@ async function netOf(invoiceId: string) {
     .select(['p.amount', 'p.status'])
     .where('i.sender_invoice_no', '=', invoiceId)
     .execute();
-  const sum = (rows: { amount: number | string }[]) => rows.reduce((total, row) => total + Number(row.amount), 0);
+  const sum = (rows: { amount: number | string }[]) =>
+    rows.reduce((total, row) => total + Number(row.amount), 0);
   const providers =
     sum(card) + sum(charges) - sum(cardRefunds) + sum(qpay.filter((payment) => payment.status === 'PAID'));
   return { ledger, providers };
@@ -115,27 +120,50 @@ async function messagesTo(userId: string) {
 }
 
 describe('one capture per invoice', () => {
-  it('a card page and a QPay QR of one invoice, both paid (card first): one period, the QPay payment refunded and told', async () => {
+  it('card first: the QPay invoice is cancelled at QPay, so the bank app cannot pay it', async () => {
     const { user, headers } = await shopper(t);
     const { gatewayUrl, invoiceId } = await startCheckout(t, headers, PLAN_CODES.premium);
     const qpay = await qpayOfInvoice(headers, invoiceId);
-    const { token, formKey } = await openGatewayPage(t, gatewayUrl);
+    expect(await payCardPage(gatewayUrl)).toBe(303);
+    const bank = await t.app.inject({ method: 'GET', url: new URL(qpay.deeplinks[0]?.link ?? '').pathname });
+    expect(bank.statusCode).not.toBe(200);
+    await runDue(t);
+    expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
+    expect(await netOf(invoiceId)).toEqual({ ledger: 6900, providers: 6900 });
+  });
 
-    // The QR is on the screen while the card page is paid; then the bank app approves it too.
-    expect(
-      (await postGatewayForm(t, 'pay', { token, form_key: formKey, card_number: PAID_CARD, expiry: '12/39', cvc: '123' }))
-        .statusCode,
-    ).toBe(303);
-    await answerAtBank(t, qpay).catch(() => undefined);
+  it('both paid before we heard of either: one period, the second payment refunded and the payer told', async () => {
+    const { user, headers } = await shopper(t);
+    const { gatewayUrl, invoiceId } = await startCheckout(t, headers, PLAN_CODES.premium);
+    const qpay = await qpayOfInvoice(headers, invoiceId);
+    // The card page is paid, but its callback is lost and the shopper never comes back...
+    await t.db
+      .updateTable('sandbox_gateway_payments')
+      .set({ callback_url: null })
+      .where('invoice_id', '=', invoiceId)
+      .execute();
+    const { token, formKey } = await openGatewayPage(t, gatewayUrl);
+    const paid = await postGatewayForm(t, 'pay', {
+      token,
+      form_key: formKey,
+      card_number: PAID_CARD,
+      expiry: '12/39',
+      cvc: '123',
+    });
+    expect(paid.statusCode).toBe(303);
+    // ...while the QR on the screen is paid from a phone.
+    await answerAtBank(t, qpay);
     await qpayCallback(t, invoiceId);
     await runDue(t);
 
     expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
-    const net = await netOf(invoiceId);
-    expect(net).toEqual({ ledger: 6900, providers: 6900 });
+    expect(await netOf(invoiceId)).toEqual({ ledger: 6900, providers: 6900 });
     const ledger = await ledgerOf(invoiceId);
     expect(ledger.filter((row) => row.outcome === 'applied')).toHaveLength(1);
+    expect(ledger.filter((row) => row.outcome === 'surplus')).toHaveLength(1);
     expect((await messagesTo(user.id)).some((text) => /refunded your payment/.test(text))).toBe(true);
+    // The shopper who comes back late still lands on a page that says it is paid.
+    expect(await returnToShop(t, new URL(String(paid.headers.location)))).toMatch(/^\/success\?/);
   });
 
   it('QPay first: the card page is closed at the gateway, so it cannot take a second payment', async () => {
@@ -155,15 +183,13 @@ describe('one capture per invoice', () => {
       const { user, headers } = await shopper(t);
       const { gatewayUrl, invoiceId } = await startCheckout(t, headers, PLAN_CODES.premium);
       const qpay = await qpayOfInvoice(headers, invoiceId);
-      await Promise.allSettled([payCardPage(gatewayUrl), answerAtBank(t, qpay).then(() => qpayCallback(t, invoiceId))]);
+      await Promise.allSettled([
+        payCardPage(gatewayUrl),
+        answerAtBank(t, qpay).then(() => qpayCallback(t, invoiceId)),
+      ]);
       await runDue(t);
       expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
-      const net = await netOf(invoiceId);
-      if (net.ledger !== 6900) {
-        console.log(await ledgerOf(invoiceId));
-        console.log((await t.db.selectFrom('payment_logs').select(['current_process', 'message']).where('order_number', '=', invoiceId).orderBy('id').execute()));
-      }
-      expect(net).toEqual({ ledger: 6900, providers: 6900 });
+      expect(await netOf(invoiceId)).toEqual({ ledger: 6900, providers: 6900 });
     }
   });
 });
@@ -184,14 +210,21 @@ describe('a deleted account', () => {
     const password = await withPassword(user.id);
     const { gatewayUrl, invoiceId } = await startCheckout(t, headers, PLAN_CODES.premium, { saveCard: true });
     await openGatewayPage(t, gatewayUrl);
-    const removed = await t.app.inject({ method: 'DELETE', url: '/api/users/me', headers, payload: { Password: password } });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me',
+      headers,
+      payload: { Password: password },
+    });
     expect(removed.statusCode, removed.body).toBe(204);
 
     const status = await payCardPage(gatewayUrl);
     expect([303, 409]).toContain(status);
     await runDue(t);
     expect(await ownSubscriptions(t, user.id)).toEqual([]);
-    expect(await t.db.selectFrom('saved_cards').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('saved_cards').selectAll().where('user_id', '=', user.id).execute()).toEqual(
+      [],
+    );
     expect(await netOf(invoiceId)).toEqual({ ledger: 0, providers: 0 });
 
     // Months later nothing has been charged, and the log lines written since keep no card details.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
@@ -5,6 +6,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { revokeAllForUser } from '../accounts/tokens.js';
 import { billingMessages } from '../billing/messages.js';
 import { notifyOnce } from '../billing/notices.js';
+import { recordGrant } from '../premium/ledger.js';
 import { cancelAutoRenew } from '../premium/subscriptions.js';
 import { audit } from './audit.js';
 import './tables.js';
@@ -99,7 +101,8 @@ function toSubscriptionView(row: SubscriptionRow, userId: string, now: Date) {
   };
 }
 
-const wasPaid = (status: InvoiceStatus) => status === 'paid' || status === 'partly_refunded' || status === 'refunded';
+const wasPaid = (status: InvoiceStatus) =>
+  status === 'paid' || status === 'partly_refunded' || status === 'refunded';
 
 /** Everything support sees of one listener (docs/console-api.md §4). */
 export async function userDetail(deps: SupportDeps, id: string) {
@@ -252,6 +255,13 @@ export async function extendSubscription(
       .where('id', '=', subscriptionId)
       .where('next_billing_at', 'is not', null)
       .execute();
+    await recordGrant(trx, {
+      subscriptionId,
+      method: 'extension',
+      reference: `extension:${randomUUID()}`,
+      reason: `${days} days by operator ${operatorId}`,
+      now,
+    });
     const after = await ownedSubscriptionRow(tx, userId, subscriptionId);
     const view = toSubscriptionView(after, userId, now);
     await audit(trx, now, {

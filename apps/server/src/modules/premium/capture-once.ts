@@ -33,7 +33,10 @@ export interface Capture {
   card?: ProviderCard | null | undefined;
 }
 
-export type CaptureDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;
+export type CaptureDeps = Pick<
+  PaymentDeps,
+  'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'
+>;
 
 export type CaptureOutcome =
   | { outcome: 'applied'; subscriptionId: string | null }
@@ -168,11 +171,7 @@ export async function takeCapture(
     type: 'warning',
     message: `${capture.method} capture ${capture.reference} of ${capture.amount} ${capture.currency} not applied (${decided.reason}); refunding`,
   });
-  await refundSurplus(
-    deps,
-    { id: decided.ledgerId, invoiceId, userId: decided.userId, ...capture },
-    log,
-  );
+  await refundSurplus(deps, { id: decided.ledgerId, invoiceId, userId: decided.userId, ...capture }, log);
   await closeAttempts(deps, invoiceId, step, log);
   return { outcome: 'surplus', reason: decided.reason };
 }
@@ -192,7 +191,11 @@ interface SurplusCapture {
  * the refund to the ledger and tells the payer. A provider that cannot be reached now leaves
  * it to `refundOpenSurplus`, which the periodic check runs.
  */
-export async function refundSurplus(deps: CaptureDeps, capture: SurplusCapture, log?: ErrorLog): Promise<boolean> {
+export async function refundSurplus(
+  deps: CaptureDeps,
+  capture: SurplusCapture,
+  log?: ErrorLog,
+): Promise<boolean> {
   const refundId = `surplus:${capture.id}`;
   const party = await findInvoiceParty(deps, capture.invoiceId);
   try {
@@ -355,7 +358,8 @@ export async function closeAttempts(
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const code = (error.response as { error?: unknown } | null)?.error;
-      if (code === 'not_found' || code === 'already_closed') await markCardVoided(deps, invoiceId, open.currency);
+      if (code === 'not_found' || code === 'already_closed')
+        await markCardVoided(deps, invoiceId, open.currency);
       else if (code === 'already_paid') {
         const check = await deps.paymentGateway.checkPayment(invoiceId).catch((failure: unknown) => {
           if (failure instanceof GatewayError) return null;
@@ -363,7 +367,13 @@ export async function closeAttempts(
         });
         if (check?.result.status === 'paid') {
           const { amount, currency, card } = check.result;
-          await takeCapture(deps, invoiceId, { method: 'card', reference: 'session', amount, currency, card }, step, log);
+          await takeCapture(
+            deps,
+            invoiceId,
+            { method: 'card', reference: 'session', amount, currency, card },
+            step,
+            log,
+          );
         } else closed = false;
       } else {
         await note('warning', `card page not voided (${error.message}); left for the next check`, error);
@@ -385,7 +395,11 @@ export async function closeAttempts(
           await takeCapture(deps, invoiceId, { method: 'qpay', ...payment }, step, log);
         }
       } else {
-        await note('warning', `QPay invoice not cancelled (${cancelled.message}); left for the next check`, cancelled);
+        await note(
+          'warning',
+          `QPay invoice not cancelled (${cancelled.message}); left for the next check`,
+          cancelled,
+        );
         closed = false;
       }
     } else if (cancelled) {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { recordGrant } from './ledger.js';
 import { listPaymentLog } from './payment-log.js';
 import { addMonths } from './period.js';
 import { findPlanByCode } from './plans.js';
@@ -56,6 +57,14 @@ export default async function premiumDevRoutes(app: FastifyInstance) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Access given without money is a ledger row of its own, so the books check finds it backed.
+      await recordGrant(db, {
+        subscriptionId: created.id,
+        method: 'extension',
+        reference: `dev:${created.id}`,
+        reason: 'given by a development tool',
+        now,
+      });
       return reply.code(201).send(await subscriptionView(deps, created.id));
     },
   );

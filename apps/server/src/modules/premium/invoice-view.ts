@@ -3,6 +3,7 @@ import type { Invoice } from '@tunes/shared/premium';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
+import { openAttempts } from './capture-once.js';
 import type { PaymentDeps } from './payment-deps.js';
 import type { PaymentStep } from './payment-log.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
@@ -30,22 +31,35 @@ export async function viewInvoice(deps: SettlementDeps, userId: string, invoiceI
   return deps.db
     .selectFrom('payment_invoices as i')
     .innerJoin('packages as p', 'p.id', 'i.package_id')
-    .select([
+    .select((eb) => [
       'i.invoice_id as invoiceId',
       'i.status',
       'p.merchant_code as MerchantCode',
       'i.amount',
       'i.currency',
+      // Surplus captures (capture-once.ts) are given back: the page says so.
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('payment_ledger as l')
+            .select((l) => l.fn.sum<string>('l.amount').as('surplus'))
+            .whereRef('l.invoice_id', '=', 'i.invoice_id')
+            .where('l.entry', '=', 'capture')
+            .where('l.outcome', '=', 'surplus'),
+          eb.lit(0),
+        )
+        .as('refunded'),
     ])
     .where('i.invoice_id', '=', invoiceId)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .then((invoice) => ({ ...invoice, refunded: Number(invoice.refunded) }));
 }
 
 /**
  * Confirms an open invoice with its providers at most once per 2 s for each kind of asker (QPay's
  * unsigned callbacks; the shopper's page polling): the rest answer the status as it stands. A
- * burst of callbacks is therefore one `payment/check`, never one each. Unknown and closed invoices ask
- * nothing of anyone.
+ * burst of callbacks is therefore one `payment/check`, never one each. Unknown invoices, and closed
+ * ones with no page left open at a provider, ask nothing of anyone.
  */
 export async function checkSoon(
   deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
@@ -57,13 +71,19 @@ export async function checkSoon(
     .select('status')
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
-  if (invoice?.status !== 'created') return invoice?.status ?? null;
+  if (!invoice) return null;
+  if (invoice.status !== 'created') {
+    // A closed invoice is asked about again only while a page of it is still open at a provider
+    // (a payment there is then taken and given back, capture-once.ts).
+    const open = await openAttempts(deps.db, invoiceId);
+    if (!open?.card && !open?.qpay) return invoice.status;
+  }
   // Callbacks and polls are counted apart, so a poll never swallows the callback that follows it.
   const taken = await deps.throttle.take(
     `payment-check:${step}:${invoiceId}`,
     LIMITS.paymentChecksPerInvoice,
   );
-  if (!taken.allowed) return 'created';
+  if (!taken.allowed) return invoice.status;
   return settleInvoice(deps, invoiceId, step);
 }
 

@@ -128,7 +128,10 @@ export function capturesOf(db: Executor, invoiceId: string) {
  * After a refund of an applied capture: the invoice is `refunded` when nothing of what paid it
  * is left, `partly_refunded` when some is. Run in the refund's transaction; answers the status.
  */
-export async function markRefunded(db: Executor, invoiceId: string): Promise<'refunded' | 'partly_refunded' | null> {
+export async function markRefunded(
+  db: Executor,
+  invoiceId: string,
+): Promise<'refunded' | 'partly_refunded' | null> {
   const captures = (await capturesOf(db, invoiceId)).filter((capture) => capture.outcome === 'applied');
   const paid = captures.reduce((sum, capture) => sum + capture.amount, 0);
   const refunded = captures.reduce((sum, capture) => sum + capture.refunded, 0);

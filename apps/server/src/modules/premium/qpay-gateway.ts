@@ -48,7 +48,9 @@ export interface QpayGateway {
   cancelInvoice(qpayInvoiceId: string): Promise<Exchange<null>>;
   /**
    * Gives back one paid QPay payment (`DELETE /v2/payment/refund/{payment_id}`). QPay refunds a
-   * payment whole: there is no amount to give. `note` is shown with the refund.
+   * payment whole: there is no amount to give. `note` is shown with the refund. Asking again for
+   * a payment already given back (QPay answers PAYMENT_ALREADY_CANCELED) succeeds, so a retry
+   * after a lost answer is safe.
    */
   refundPayment(paymentId: string, note?: string): Promise<Exchange<null>>;
 }
@@ -109,6 +111,12 @@ const paymentCheckAnswer = z.object({
     )
     .max(500),
 });
+
+/** QPay's error key (`{ error, message }`), if the answer has one. */
+const errorKeyOf = (body: unknown) =>
+  body && typeof body === 'object' && 'error' in body && typeof body.error === 'string'
+    ? body.error
+    : undefined;
 
 /** A token is renewed this long before QPay says it ends, so no call carries a dying one. */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -294,13 +302,21 @@ export function httpQpayGateway(options: QpayOptions): QpayGateway {
       return { ...exchange, result: null };
     },
     async refundPayment(paymentId, note) {
-      const exchange = await api(
-        'DELETE',
-        `/v2/payment/refund/${encodeURIComponent(paymentId)}`,
-        note ? { note } : undefined,
-        z.unknown(),
-      );
-      return { ...exchange, result: null };
+      try {
+        const exchange = await api(
+          'DELETE',
+          `/v2/payment/refund/${encodeURIComponent(paymentId)}`,
+          note ? { note } : undefined,
+          z.unknown(),
+        );
+        return { ...exchange, result: null };
+      } catch (error) {
+        // Asked again after a lost answer: the payment is given back already, which is what we asked.
+        if (error instanceof GatewayError && errorKeyOf(error.response) === 'PAYMENT_ALREADY_CANCELED') {
+          return { request: error.request, response: error.response, result: null };
+        }
+        throw error;
+      }
     },
   };
 }

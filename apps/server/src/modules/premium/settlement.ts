@@ -1,7 +1,13 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { payments } from '../../lib/metrics.js';
-import { type Capture, type CaptureDeps, closeAttempts, refundOpenSurplus, takeCapture } from './capture-once.js';
+import {
+  type Capture,
+  type CaptureDeps,
+  closeAttempts,
+  refundOpenSurplus,
+  takeCapture,
+} from './capture-once.js';
 import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { findInvoiceParty, type PaymentLogEntry, type PaymentStep, writePaymentLog } from './payment-log.js';
@@ -40,7 +46,10 @@ async function askProviders(
   const qpayInvoice = await qpayInvoiceOf(deps, invoiceId);
   const answers: ProviderAnswers = { captures: [], closed: null, unanswered: false };
   const statuses: ProviderStatus[] = [];
-  const ask = async <T extends { status: ProviderStatus }>(name: string, check: () => Promise<Exchange<T>>) => {
+  const ask = async <T extends { status: ProviderStatus }>(
+    name: string,
+    check: () => Promise<Exchange<T>>,
+  ) => {
     try {
       const exchange = await check();
       const { request, response } = exchange;
@@ -222,8 +231,16 @@ export function invoicesWithOpenAttempts(db: SettlementDeps['db']) {
             .where('l.method', '=', method),
         );
       return eb.or([
-        eb.and([eb('i.provider_token', 'is not', null), eb('i.card_voided_at', 'is', null), eb.not(captured('card'))]),
-        eb.and([eb('q.qpay_invoice_id', 'is not', null), eb('q.cancelled_at', 'is', null), eb.not(captured('qpay'))]),
+        eb.and([
+          eb('i.provider_token', 'is not', null),
+          eb('i.card_voided_at', 'is', null),
+          eb.not(captured('card')),
+        ]),
+        eb.and([
+          eb('q.qpay_invoice_id', 'is not', null),
+          eb('q.cancelled_at', 'is', null),
+          eb.not(captured('qpay')),
+        ]),
       ]);
     });
 }

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
+import { recordGrant } from '../premium/ledger.js';
 import { hasActiveSubscription, lockSubscriber } from '../subscriptions/queries.js';
 import './tables.js';
 
@@ -83,6 +84,14 @@ export async function redeemVoucher(
       .set({ redeemed_by: userId, redeemed_at: now, subscription_id: subscription.id })
       .where('code', '=', code)
       .execute();
+    // Access without money: the ledger's own kind, so the books account for this period too.
+    await recordGrant(trx, {
+      subscriptionId: subscription.id,
+      method: 'voucher',
+      reference: `voucher:${subscription.id}`,
+      reason: `${voucher.days} days`,
+      now,
+    });
     return {
       kind: 'redeemed',
       redemption: { subscriptionId: subscription.id, startDate: now, endDate, code },

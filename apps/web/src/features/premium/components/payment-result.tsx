@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import type { Invoice } from '@tunes/shared/premium';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { PageTitle } from '@/components/page';
+import { formatPrice } from '@/lib/format';
 import { useInvoice } from '../api/get-invoice';
 import styles from './premium.module.css';
 
@@ -21,17 +22,25 @@ export function PaymentSuccess({ invoiceId }: { invoiceId: string }) {
     if (status === 403 || status === 404) return <PaymentNotFound />;
     return <CheckFailed message={invoice.error.message} onRetry={() => void invoice.refetch()} />;
   }
-  return <InvoiceOutcome status={invoice.data.status} invoiceId={invoiceId} />;
+  return <InvoiceOutcome invoice={invoice.data} />;
 }
 
-function InvoiceOutcome({ status, invoiceId }: { status: InvoiceStatus; invoiceId: string }) {
-  if (status === 'paid') return <SubscriptionActive invoiceId={invoiceId} />;
-  if (status === 'created') return <PaymentPending />;
-  return <PaymentFailed />;
+function InvoiceOutcome({ invoice }: { invoice: Invoice }) {
+  if (invoice.status === 'paid') return <SubscriptionActive invoice={invoice} />;
+  if (invoice.status === 'created') return <PaymentPending />;
+  return <FailedOrRefunded invoice={invoice} />;
 }
 
-function SubscriptionActive({ invoiceId }: { invoiceId: string }) {
+/** What a payment that could not be used became: given back (capture-once on the server). */
+function useRefundedAmount(invoice: Invoice) {
+  const { i18n } = useTranslation('premium');
+  return invoice.refunded > 0 ? formatPrice(invoice.refunded, invoice.currency, i18n.language) : null;
+}
+
+function SubscriptionActive({ invoice }: { invoice: Invoice }) {
+  const { invoiceId } = invoice;
   const { t } = useTranslation('premium');
+  const refunded = useRefundedAmount(invoice);
   const queryClient = useQueryClient();
   // The new subscription hides the Premium link and shows on the profile.
   useEffect(() => {
@@ -41,6 +50,7 @@ function SubscriptionActive({ invoiceId }: { invoiceId: string }) {
     <div className={`page page--narrow ${styles.result}`}>
       <PageTitle>{t('success.title')}</PageTitle>
       <p>{t('success.text')}</p>
+      {refunded && <p role="status">{t('success.refunded-note', { amount: refunded })}</p>}
       <div className={styles.resultActions}>
         <Link href="/profile" className="button button--primary">
           {t('success.profile')}
@@ -109,6 +119,32 @@ function CheckFailed({ message, onRetry }: { message: string; onRetry: () => voi
       </button>
     </div>
   );
+}
+
+/** An unpaid invoice: cancelled or declined, or paid too late and given back. */
+function FailedOrRefunded({ invoice }: { invoice: Invoice }) {
+  const { t } = useTranslation('premium');
+  const refunded = useRefundedAmount(invoice);
+  if (!refunded) return <PaymentFailed />;
+  return (
+    <div className={`page page--narrow ${styles.result}`}>
+      <PageTitle>{t('failed.refunded-title')}</PageTitle>
+      <p role="status">{t('failed.refunded-text', { amount: refunded })}</p>
+      <Link href="/premium" className="button button--ghost">
+        {t('failed.retry')}
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * /failed?invoiceId=… for a signed-in listener: what the invoice became (a late payment given
+ * back says so); without an invoice, the payment cancelled notice.
+ */
+export function PaymentOutcomeFailed({ invoiceId }: { invoiceId: string }) {
+  const invoice = useInvoice(invoiceId);
+  if (invoice.data && invoice.data.status !== 'created') return <InvoiceOutcome invoice={invoice.data} />;
+  return <PaymentFailed />;
 }
 
 /** /failed (product.md §2): the payment cancelled notice; also /success for an unpaid invoice. */
