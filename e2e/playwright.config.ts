@@ -15,6 +15,8 @@ const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: './tests',
+  // After every test, the books of the shared server must balance (the server is stopped after this).
+  globalTeardown: './books-teardown.ts',
   fullyParallel: true,
   forbidOnly: true,
   workers: 2,

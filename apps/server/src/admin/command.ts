@@ -24,3 +24,8 @@ export interface AdminCommand {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** The command ran and found something wrong: the CLI prints the message, no stack, and exits 1. */
+export class CommandFailure extends Error {
+  override name = 'CommandFailure';
+}

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { type OpenedDatabase, openConfiguredDatabase } from '../runtime.js';
-import { type AdminCommand, type CommandContext, UsageError } from './command.js';
+import { type AdminCommand, type CommandContext, CommandFailure, UsageError } from './command.js';
 
 const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
 
@@ -93,7 +93,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`${name}: ${message}\nUsage: npm run admin -- ${command.usage}\n`);
       return 2;
     }
-    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+    const known =
+      error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof CommandFailure;
     io.stderr(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
     return 1;
   } finally {

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { Gauge, Registry } from 'prom-client';
 import { unauthorized } from '../lib/errors.js';
 import { metricsRegistry, requestMetrics } from '../lib/metrics.js';
+import { lastMismatchCount } from '../modules/billing/books-store.js';
 import '../modules/notifications/schema.js';
 
 const sameToken = (given: string, expected: string) => {
@@ -86,6 +87,14 @@ export const metrics = fp(
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'tunes_books_mismatches',
+      help: 'Mismatches found by the last whole check of the books (the ledger against invoices, providers, periods)',
+      registers: [readings],
+      async collect() {
+        this.set(await lastMismatchCount(deps.db));
       },
     });
 

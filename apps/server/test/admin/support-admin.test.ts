@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, consoleCall, signedInOperator } from '../helpers/console.js';
 import { createUser, DAY_MS, PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
-import { ownSubscriptions, subscriber } from '../helpers/premium.js';
+import { subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -232,34 +232,6 @@ describe('admin', () => {
     expect(after.body.match(/,redeemed/g)).toHaveLength(1);
     expect(await auditEntries(t, admin.cookie, 'voucher.batch.create')).not.toHaveLength(0);
     expect(await auditEntries(t, admin.cookie, 'voucher.batch.revoke')).not.toHaveLength(0);
-  });
-
-  it('refunds a card payment once under a burst, through the gateway, and ends the period it paid for', async () => {
-    const buyer = await subscriber(t);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        consoleCall(t, admin.cookie, 'POST', `/api/admin/payments/${buyer.invoiceId}/refund`, {
-          reason: 'Charged twice',
-        }),
-      ),
-    );
-    const statuses = answers.map((answer) => answer.statusCode);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
-    expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({
-      error: 'already_refunded',
-    });
-    const atGateway = await t.db
-      .selectFrom('sandbox_gateway_refunds')
-      .selectAll()
-      .where('invoice_id', '=', buyer.invoiceId)
-      .execute();
-    expect(atGateway).toHaveLength(1);
-    const [period] = await ownSubscriptions(t, buyer.user.id);
-    expect(period?.end_date.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
-    expect((await profileOf(buyer.user.id)).Subscriptions).toEqual([]);
-    const entries = await auditEntries(t, admin.cookie, 'payment.refund');
-    expect(entries.filter((entry) => entry.targetId === buyer.invoiceId)).toHaveLength(1);
   });
 
   it('shows purchases on the dashboard: active by plan, new per day and revenue by method', async () => {

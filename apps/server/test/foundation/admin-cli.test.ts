@@ -11,6 +11,7 @@ const admin = (...args: string[]) => runAdmin(dataDir, ...args);
 
 const COMMANDS = [
   'backup',
+  'books:check',
   'content:import',
   'feedback:list',
   'hmac:mint',

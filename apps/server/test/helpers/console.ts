@@ -87,3 +87,16 @@ export async function auditEntries(t: TestApp, adminCookie: string, action: stri
   };
   return entries.filter((entry) => entry.action === action);
 }
+
+/** An admin's refund of a payment (all that is left unless `amount` is given). */
+export function refundCall(
+  t: TestApp,
+  cookie: string,
+  invoiceId: string,
+  body: { reason?: string; amount?: number } = {},
+) {
+  return consoleCall(t, cookie, 'POST', `/api/admin/payments/${encodeURIComponent(invoiceId)}/refund`, {
+    reason: 'Asked by the listener',
+    ...body,
+  });
+}

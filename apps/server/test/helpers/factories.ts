@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { MERCHANT_ID, STORE_ID } from '@tunes/shared/constants';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database, NewUser, Package, Subscription, User } from '../../src/db/schema.js';
 import { seedPlans } from '../../src/modules/premium/seed.js';
+import type { PaymentInvoicesTable, PaymentLedgerTable } from '../../src/modules/premium/tables.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -134,6 +135,54 @@ export async function createSubscription(
       start_date: start,
       end_date: new Date(start.getTime() + (options.days ?? 30) * DAY_MS),
       is_auto_renew: options.autoRenew ?? false,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+type NewInvoice = Insertable<PaymentInvoicesTable>;
+type NewLedgerRow = Insertable<PaymentLedgerTable>;
+
+/** An invoice of `pkg` for `userId` at its price: by default a card purchase not paid yet. */
+export async function createInvoice(
+  db: Kysely<Database>,
+  userId: string,
+  pkg: Package,
+  overrides: Partial<NewInvoice> = {},
+) {
+  return db
+    .insertInto('payment_invoices')
+    .values({
+      invoice_id: `TEST-${unique().toUpperCase()}`,
+      user_id: userId,
+      package_id: pkg.id,
+      amount: pkg.cost,
+      currency: pkg.currency,
+      created_at: new Date(),
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A payment-ledger row: by default the card page's capture that paid `invoice`. */
+export async function createLedgerEntry(
+  db: Kysely<Database>,
+  invoice: { invoice_id: string; amount: number; currency: string },
+  overrides: Partial<NewLedgerRow> = {},
+) {
+  return db
+    .insertInto('payment_ledger')
+    .values({
+      invoice_id: invoice.invoice_id,
+      entry: 'capture',
+      method: 'card',
+      reference: 'session',
+      amount: invoice.amount,
+      currency: invoice.currency,
+      outcome: 'applied',
+      created_at: new Date(),
+      ...overrides,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { shopper } from './factories.js';
 import type { TestApp } from './test-app.js';
 
 /** What `POST /api/payments/checkout` answers for QPay. */
@@ -44,6 +45,14 @@ export async function answerAtBank(t: TestApp, checkout: QpayAnswer, approve = t
   });
   expect(response.statusCode, response.body).toBe(200);
   return response;
+}
+
+/** A shopper who bought `code` with QPay (approved at the first bank); answers the checkout too. */
+export async function qpaySubscriber(t: TestApp, code: string, extra: Record<string, unknown> = {}) {
+  const buyer = await shopper(t);
+  const checkout = await qpayCheckout(t, buyer.headers, code, extra);
+  await answerAtBank(t, checkout);
+  return { ...buyer, checkout, invoiceId: checkout.invoiceId };
 }
 
 /** `GET /api/payments/{invoiceId}` as the waiting page polls it. */

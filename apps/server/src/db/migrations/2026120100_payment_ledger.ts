@@ -32,8 +32,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index payment_ledger_once_uq on payment_ledger (invoice_id, entry, method, reference)`.execute(
     db,
   );
-  await db.schema.createIndex('payment_ledger_refund_of_idx').on('payment_ledger').column('refund_of').execute();
-  await sql`create index payment_ledger_surplus_idx on payment_ledger (id) where outcome = 'surplus'`.execute(db);
+  await db.schema
+    .createIndex('payment_ledger_refund_of_idx')
+    .on('payment_ledger')
+    .column('refund_of')
+    .execute();
+  await sql`create index payment_ledger_surplus_idx on payment_ledger (id) where outcome = 'surplus'`.execute(
+    db,
+  );
 
   await sql`alter table payment_invoices drop constraint if exists payment_invoices_status_check`.execute(db);
   await sql`alter table payment_invoices add constraint payment_invoices_status_check check (status in ('created', 'paid', 'declined', 'cancelled', 'failed', 'expired', 'refunded', 'partly_refunded'))`.execute(
@@ -60,7 +66,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`update payment_invoices set status = 'paid' where status in ('refunded', 'partly_refunded')`.execute(db);
+  await sql`update payment_invoices set status = 'paid' where status in ('refunded', 'partly_refunded')`.execute(
+    db,
+  );
   await sql`alter table payment_invoices drop constraint if exists payment_invoices_status_check`.execute(db);
   await sql`alter table payment_invoices add constraint payment_invoices_status_check check (status in ('created', 'paid', 'declined', 'cancelled', 'failed', 'expired'))`.execute(
     db,

@@ -1,14 +1,15 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
 import { refundOpenSurplus } from '../premium/capture-once.js';
+import type { PaymentDeps } from '../premium/payment-deps.js';
 import {
   invoicesWithOpenAttempts,
   lapseUnpaidRenewals,
   openProviderInvoices,
   settleInvoice,
 } from '../premium/settlement.js';
+import { booksJobKind } from './books-store.js';
 import { remindRenewal, runRenewalStep } from './renewal.js';
 
 const DAY_MS = 86_400_000;
@@ -93,6 +94,8 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
 /** Registers the billing work on a queue; periods that nothing renews lapse in the scan. */
 export function registerBillingJobs(queue: JobQueue, deps: PaymentDeps): void {
   for (const kind of billingJobKinds(deps)) queue.register(kind);
+  // Last, so a run checks the books after the payments it settled.
+  queue.register(booksJobKind(deps));
   queue.beforeScan(() => lapseUnpaidRenewals(deps));
   // Surplus captures a provider could not refund at once are given back before the scan.
   queue.beforeScan(() => refundOpenSurplus(deps));

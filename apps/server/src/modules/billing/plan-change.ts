@@ -170,11 +170,11 @@ export async function changePlan(
         response: charge.response,
       });
       if (charge.result.status === 'paid') {
-        const { amount, currency } = charge.result;
+        const { amount, currency, reference = `charge:${attempt}` } = charge.result;
         const taken = await takeCapture(
           deps,
           invoice.invoice_id,
-          { method: 'card', reference: `charge:${attempt}`, amount, currency },
+          { method: 'card', reference, amount, currency },
           'change',
           log,
         );

@@ -23,7 +23,10 @@ const UNREACHABLE_RETRY_MS = 60 * 60_000;
 const MAX_ATTEMPTS = 1 + RENEWAL_RETRY_DAYS.length;
 const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
 
-export type RenewalDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;
+export type RenewalDeps = Pick<
+  PaymentDeps,
+  'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'
+>;
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
@@ -420,13 +423,21 @@ export async function runRenewalStep(
     const taken = await takeCapture(
       deps,
       invoice.invoice_id,
-      { method: 'card', reference: `charge:${attempt}`, amount: result.result.amount, currency: result.result.currency },
+      {
+        method: 'card',
+        reference: result.result.reference ?? `charge:${attempt}`,
+        amount: result.result.amount,
+        currency: result.result.currency,
+      },
       'renewal',
       log,
     );
     if (taken.outcome === 'surplus') {
       // Paid by its link meanwhile (or another amount taken): this charge was given back.
-      deps.reportError(new Error(`renewal charge not applied: ${taken.reason}`), `renewal ${invoice.invoice_id}`);
+      deps.reportError(
+        new Error(`renewal charge not applied: ${taken.reason}`),
+        `renewal ${invoice.invoice_id}`,
+      );
       return 'deferred';
     }
     const until = invoice.period_end ?? now;

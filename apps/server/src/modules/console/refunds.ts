@@ -29,7 +29,16 @@ interface Claim {
 function invoiceOf(db: Executor, invoiceId: string) {
   return db
     .selectFrom('payment_invoices')
-    .select(['invoice_id', 'status', 'amount', 'currency', 'method', 'subscription_id', 'user_id', 'charge_attempts'])
+    .select([
+      'invoice_id',
+      'status',
+      'amount',
+      'currency',
+      'method',
+      'subscription_id',
+      'user_id',
+      'charge_attempts',
+    ])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
 }
@@ -99,7 +108,11 @@ async function claimRefund(deps: RefundDeps, operatorId: string, invoice: Invoic
 }
 
 const releaseClaim = (db: Executor, refundId: string) =>
-  db.deleteFrom('payment_refunds').where('refund_id', '=', refundId).where('status', '=', 'pending').execute();
+  db
+    .deleteFrom('payment_refunds')
+    .where('refund_id', '=', refundId)
+    .where('status', '=', 'pending')
+    .execute();
 
 /** The capture's name at its provider; captures from before the ledger are `opening`. */
 async function providerReference(deps: RefundDeps, invoice: Invoice, capture: Capture): Promise<string> {
@@ -164,7 +177,9 @@ export async function refundPayment(
   const invoice = (await invoiceOf(deps.db, invoiceId)) ?? found;
   let capture: Capture;
   if (resumed && claim.capture_id) {
-    const resumedCapture = (await capturesOf(deps.db, invoiceId)).find((each) => each.id === claim.capture_id);
+    const resumedCapture = (await capturesOf(deps.db, invoiceId)).find(
+      (each) => each.id === claim.capture_id,
+    );
     if (!resumedCapture) throw new Error(`refund ${claim.refund_id} names no capture`);
     capture = resumedCapture;
   } else {
@@ -179,7 +194,12 @@ export async function refundPayment(
     }
     await deps.db
       .updateTable('payment_refunds')
-      .set({ capture_id: capture.id, amount: claim.amount, currency: capture.currency, reason: request.reason })
+      .set({
+        capture_id: capture.id,
+        amount: claim.amount,
+        currency: capture.currency,
+        reason: request.reason,
+      })
       .where('refund_id', '=', claim.refund_id)
       .execute();
   }

@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { IMAGE_MAX_BYTES, storeImage } from '../content/uploads.js';
 import { paymentDeps } from '../premium/payment-deps.js';
 import { audit, listAudit } from './audit.js';
+import consoleBooksRoutes from './books-routes.js';
 import {
   addCard,
   contentOverview,
@@ -104,6 +105,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
   const support = requireRole(app, 'support');
   const admin = requireRole(app);
   const anyRole = requireRole(app, 'content', 'support');
+  await app.register(consoleBooksRoutes);
 
   // --- set-up and sign-in ---------------------------------------------------------------
   api.post(
@@ -537,7 +539,12 @@ export default async function consoleRoutes(app: FastifyInstance) {
       },
     },
     (request) =>
-      refundPayment(paymentDeps(app), operatorOf(request).operator.id, request.params.invoiceId, request.body),
+      refundPayment(
+        paymentDeps(app),
+        operatorOf(request).operator.id,
+        request.params.invoiceId,
+        request.body,
+      ),
   );
   api.get(
     '/operators',

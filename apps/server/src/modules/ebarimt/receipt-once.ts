@@ -186,7 +186,11 @@ export async function runReceiptStep(
  * issued one, citizen's or company's, is voided by the job from now on. Answers how many issued
  * receipts are to be voided.
  */
-export async function voidInvoiceReceipts(db: Kysely<Database>, invoiceId: string, now: Date): Promise<number> {
+export async function voidInvoiceReceipts(
+  db: Kysely<Database>,
+  invoiceId: string,
+  now: Date,
+): Promise<number> {
   await db
     .updateTable('ebarimt_receipts')
     .set({ status: 'superseded', next_attempt_at: null })

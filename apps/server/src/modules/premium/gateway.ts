@@ -53,6 +53,11 @@ export interface ChargeResult {
   status: 'paid' | 'declined';
   amount: number;
   currency: string;
+  /**
+   * The capture that holds the money of a paid answer: this charge (`charge:<attempt>`), an
+   * earlier one, or the payment page (`session`); the provider takes one payment per invoice.
+   */
+  reference?: string | undefined;
 }
 
 /**
@@ -190,6 +195,7 @@ const chargeAnswer = z.object({
   status: z.enum(['paid', 'declined']),
   amount: z.number().int(),
   currency: z.string(),
+  reference: z.string().max(100).optional(),
 });
 
 export interface GatewayOptions {

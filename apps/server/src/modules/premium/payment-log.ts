@@ -70,7 +70,9 @@ const insertLogLine = prepared(
       message: args.message,
       // A deleted account's lines keep no request or answer (card details among them).
       request: sql<string | null>`case when ${erased(args.userId)} then null else ${args.request}::jsonb end`,
-      response: sql<string | null>`case when ${erased(args.userId)} then null else ${args.response}::jsonb end`,
+      response: sql<
+        string | null
+      >`case when ${erased(args.userId)} then null else ${args.response}::jsonb end`,
     }),
 );
 

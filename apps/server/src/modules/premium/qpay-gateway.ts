@@ -37,7 +37,14 @@ export type QpayPaymentStatus = (typeof QPAY_PAYMENT_STATUSES)[number];
 /** `POST /v2/payment/check` for one QPay invoice: its payments and the sum paid. */
 export interface QpayPayments {
   paidAmount: number;
-  rows: { paymentId: string; status: QpayPaymentStatus; amount: number; currency: string }[];
+  rows: {
+    paymentId: string;
+    status: QpayPaymentStatus;
+    amount: number;
+    currency: string;
+    /** When QPay says it was paid (`payment_date`), if it says. */
+    paidAt?: Date;
+  }[];
 }
 
 export interface QpayGateway {
@@ -107,6 +114,7 @@ const paymentCheckAnswer = z.object({
         payment_status: z.enum(QPAY_PAYMENT_STATUSES),
         payment_amount: amount,
         payment_currency: z.string().max(8),
+        payment_date: z.string().max(40).nullish(),
       }),
     )
     .max(500),
@@ -286,6 +294,9 @@ export function httpQpayGateway(options: QpayOptions): QpayGateway {
         status: row.payment_status,
         amount: row.payment_amount,
         currency: row.payment_currency,
+        ...(row.payment_date && !Number.isNaN(Date.parse(row.payment_date))
+          ? { paidAt: new Date(row.payment_date) }
+          : {}),
       }));
       const paidAmount =
         exchange.result.paid_amount ??

@@ -131,7 +131,11 @@ export async function checkQpayPayment(
   const exchange = await deps.qpay.checkPayment(qpayInvoiceId);
   const { rows, paidAmount } = exchange.result;
   const paid = rows.filter((row) => row.status === 'PAID');
-  const captures = paid.map((row) => ({ reference: row.paymentId, amount: row.amount, currency: row.currency }));
+  const captures = paid.map((row) => ({
+    reference: row.paymentId,
+    amount: row.amount,
+    currency: row.currency,
+  }));
   let result: QpayCheck;
   if (paid.length > 0) {
     result = { status: 'paid', amount: paidAmount, currency: paid[0]?.currency ?? 'MNT', captures };

@@ -65,17 +65,17 @@ export async function chargeSandboxCard(deps: Pick<Deps, 'db' | 'clock'>, charge
     .executeTakeFirst();
   if (!card) throw notFound('There is no saved card with this token.');
 
-  const answer = (row: {
-    status: 'paid' | 'declined';
-    amount: number;
-    currency: string;
-    attempt: number;
-  }) => ({
+  const answer = (
+    row: { status: 'paid' | 'declined'; amount: number; currency: string; attempt: number },
+    reference = `charge:${row.attempt}`,
+  ) => ({
     invoice_id: charge.invoiceId,
     attempt: row.attempt,
     status: row.status,
     amount: row.amount,
     currency: row.currency,
+    // Which capture took the money: this charge, an earlier one, or the payment page.
+    reference,
   });
   const earlier = () =>
     db
@@ -97,7 +97,7 @@ export async function chargeSandboxCard(deps: Pick<Deps, 'db' | 'clock'>, charge
     .where('invoice_id', '=', charge.invoiceId)
     .where('status', '=', 'paid')
     .executeTakeFirst();
-  if (paidOnPage) return answer({ ...paidOnPage, status: 'paid', attempt: charge.attempt });
+  if (paidOnPage) return answer({ ...paidOnPage, status: 'paid', attempt: charge.attempt }, 'session');
   await db
     .insertInto('sandbox_gateway_charges')
     .values({

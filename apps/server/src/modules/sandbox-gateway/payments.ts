@@ -86,7 +86,11 @@ export function closeSandboxPayment(
  * A paid session is refused (`already_paid`: refund it instead), a declined or cancelled one
  * answered as closed (`already_closed`), an unknown one `not_found`.
  */
-export async function voidSandboxPayment(deps: Pick<Deps, 'db' | 'clock'>, clientId: string, invoiceId: string) {
+export async function voidSandboxPayment(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  clientId: string,
+  invoiceId: string,
+) {
   const voided = await deps.db
     .updateTable('sandbox_gateway_payments')
     .set({ status: 'cancelled', settled_at: deps.clock.now() })
@@ -97,6 +101,7 @@ export async function voidSandboxPayment(deps: Pick<Deps, 'db' | 'clock'>, clien
     .executeTakeFirst();
   if (voided) return { invoice_id: invoiceId, status: 'cancelled' as const };
   const payment = await sandboxPaymentState(deps, clientId, invoiceId);
-  if (payment.status === 'paid') throw new AppError(409, 'already_paid', 'This payment was made; refund it instead.');
+  if (payment.status === 'paid')
+    throw new AppError(409, 'already_paid', 'This payment was made; refund it instead.');
   throw new AppError(409, 'already_closed', `This payment is already ${payment.status}.`);
 }

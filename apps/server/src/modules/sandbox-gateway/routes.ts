@@ -65,6 +65,7 @@ const chargeAnswer = z.object({
   status: z.enum(['paid', 'declined']),
   amount: z.number().int(),
   currency: z.string(),
+  reference: z.string(),
 });
 const refundRequest = z.object({
   ...credentials,

@@ -181,7 +181,8 @@ export async function cancelSandboxQpayInvoice(deps: Pick<Deps, 'db'>, id: strin
 /**
  * Gives back a merchant's paid payment whole, as QPay's `payment/refund` does: one statement
  * turns it from PAID to REFUNDED, so refunds asked at once give it back once. A payment the
- * merchant does not have is 404; one not (or no longer) paid, 400.
+ * merchant does not have is 404; one refunded before, 400 PAYMENT_ALREADY_CANCELED; one never
+ * paid, 400 PAYMENT_NOT_PAID.
  */
 export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId: string, paymentId: string) {
   const refunded = await deps.db
@@ -203,8 +204,9 @@ export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId:
     .where('p.payment_id', '=', paymentId)
     .executeTakeFirst();
   if (!payment) throw new AppError(404, 'PAYMENT_NOTFOUND', 'No such payment.');
+  // QPay's refund cancels a paid payment: its documented key for one cancelled before.
   if (payment.status === 'REFUNDED') {
-    throw new AppError(400, 'PAYMENT_ALREADY_REFUNDED', 'This payment was already refunded.');
+    throw new AppError(400, 'PAYMENT_ALREADY_CANCELED', 'This payment was already refunded.');
   }
   throw new AppError(400, 'PAYMENT_NOT_PAID', 'Only a paid payment can be refunded.');
 }

@@ -38,7 +38,7 @@ const checkRequest = z.object({
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const refundRequest = z
   .object({ callback_url: z.url().max(500).optional(), note: z.string().max(255).optional() })
-  .optional();
+  .nullish();
 const bankForm = z.object({
   invoice: z.string().max(100).default(''),
   form_key: z.string().max(200).default(''),

@@ -6,6 +6,7 @@ import 'uplot/dist/uPlot.min.css';
 import { formatPrice } from '@/lib/format';
 import { adminApi } from '../api';
 import { QueryState, Table } from '../components';
+import { BooksPanel } from './books-panel';
 
 interface Dashboard {
   days: number;
@@ -169,6 +170,7 @@ export default function DashboardPage() {
           </section>
         </>
       )}
+      <BooksPanel />
     </>
   );
 }

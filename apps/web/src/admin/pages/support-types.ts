@@ -1,3 +1,5 @@
+import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+
 /** The shapes of docs/console-api.md §4. */
 export interface UserSummary {
   id: string;
@@ -29,7 +31,9 @@ export interface PaymentView {
   packageName: string;
   method: 'card' | 'qpay' | 'voucher';
   kind: string;
-  status: string;
+  status: InvoiceStatus;
+  /** Given back so far; `refundedAt` is the last refund's time. */
+  refunded: number;
   refundedAt: string | null;
   receiptUrl: string | null;
 }

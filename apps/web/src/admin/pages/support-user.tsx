@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { RefundAnswer } from '@tunes/shared/console';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -6,7 +7,7 @@ import { formatPrice } from '@/lib/format';
 import { adminApi, type Role } from '../api';
 import { ConfirmedAction, QueryState, Table, When } from '../components';
 import { consoleQueryClient } from '../session';
-import type { SubscriptionView, UserDetail, UserSummary } from './support-types';
+import type { PaymentView, SubscriptionView, UserDetail, UserSummary } from './support-types';
 
 export const EXTEND_MAX_DAYS = 366;
 const REASON_MAX = 500;
@@ -157,7 +158,7 @@ export default function SupportUserPage({ userId, role }: { userId: string; role
                   <td>{formatPrice(payment.amount, payment.currency, i18n.language)}</td>
                   <td>{t(`methods.${payment.method}`)}</td>
                   <td>
-                    {payment.refundedAt ? t('support.refunded') : payment.status}
+                    {t(`payment-statuses.${payment.status}`)}
                     {payment.receiptUrl && (
                       <>
                         {' · '}
@@ -185,11 +186,8 @@ export default function SupportUserPage({ userId, role }: { userId: string; role
                       </ConfirmedAction>
                     )}
                     {role === 'admin' &&
-                      payment.paidAt &&
-                      !payment.refundedAt &&
-                      payment.method !== 'voucher' && (
-                        <RefundAction invoiceId={payment.invoiceId} reload={reload} />
-                      )}
+                      (payment.status === 'paid' || payment.status === 'partly_refunded') &&
+                      payment.method !== 'voucher' && <RefundAction payment={payment} reload={reload} />}
                   </td>
                 </tr>
               ))}
@@ -321,30 +319,77 @@ function SubscriptionRow({
   );
 }
 
-function RefundAction({ invoiceId, reload }: { invoiceId: string; reload(): Promise<void> }) {
+/**
+ * An admin's refund: what was paid and given back so far, and the amount to give now (all that
+ * is left unless changed; QPay gives back a whole payment only).
+ */
+function RefundAction({ payment, reload }: { payment: PaymentView; reload(): Promise<void> }) {
   const { t, i18n } = useTranslation('admin');
+  const price = (amount: number) => formatPrice(amount, payment.currency, i18n.language);
+  const left = Math.max(0, payment.amount - payment.refunded);
+  const whole = payment.method === 'qpay';
+  const [amount, setAmount] = useState(left);
   const [reason, setReason] = useState('');
+  const id = `refund-${payment.invoiceId}`;
   return (
     <ConfirmedAction
       label={t('refund.action')}
       title={t('refund.title')}
       danger
       run={async () => {
-        const refund = await adminApi<{ amount: number; currency: string }>(
-          `/payments/${encodeURIComponent(invoiceId)}/refund`,
-          { method: 'POST', json: { reason: reason.trim() || t('refund.default-reason') } },
+        const refund = await adminApi<RefundAnswer>(
+          `/payments/${encodeURIComponent(payment.invoiceId)}/refund`,
+          {
+            method: 'POST',
+            json: { amount, reason: reason.trim() || t('refund.default-reason') },
+          },
         );
         await reload();
-        return t('refund.done', { amount: formatPrice(refund.amount, refund.currency, i18n.language) });
+        return refund.status === 'refunded'
+          ? t('refund.done', { amount: price(refund.amount) })
+          : t('refund.done-partly', { amount: price(refund.amount), remaining: price(refund.remaining) });
       }}
     >
       <p>{t('refund.question')}</p>
+      <dl className="admin-facts">
+        <dt>{t('refund.paid')}</dt>
+        <dd>{price(payment.amount)}</dd>
+        <dt>{t('refund.already')}</dt>
+        <dd>{price(payment.refunded)}</dd>
+        <dt>{t('refund.left')}</dt>
+        <dd>{price(left)}</dd>
+      </dl>
       <div className="field">
-        <label className="field__label" htmlFor={`refund-${invoiceId}`}>
+        <label className="field__label" htmlFor={`${id}-amount`}>
+          {t('refund.amount')}
+        </label>
+        <input
+          id={`${id}-amount`}
+          className="input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={left}
+          step={1}
+          value={amount}
+          readOnly={whole}
+          aria-describedby={`${id}-amount-hint`}
+          onChange={(event) =>
+            setAmount(Math.min(left, Math.max(1, Math.trunc(Number(event.target.value)) || 1)))
+          }
+        />
+        <span id={`${id}-amount-hint`} className="field__hint">
+          {whole
+            ? t('refund.qpay-whole')
+            : t('refund.amount-hint', { max: price(left), amount: price(amount) })}
+        </span>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
           {t('refund.reason')}
         </label>
         <textarea
-          id={`refund-${invoiceId}`}
+          id={id}
           className="textarea"
           maxLength={REASON_MAX}
           value={reason}
