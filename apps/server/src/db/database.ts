@@ -101,6 +101,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', () => {
       // An idle client lost its server; the pool replaces it and the next query reports the error.
     });
+    // A client checked out when its server goes (a restart, a failover, a terminated backend)
+    // emits 'error' with no pool listener attached: without one of its own the process exits.
+    // Its query rejects all the same and the pool drops the client when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
     const statements = pipelinedStatements(options.url, options.pipelineSize ?? PIPELINE_SIZE);

@@ -20,6 +20,8 @@ const CODE_BY_STATUS: Record<number, string> = {
 const DATABASE_DOWN = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  // A write to a connection the server has just closed (a cut under load).
+  'EPIPE',
   'ETIMEDOUT',
   '57P01',
   '57P03',
