@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type ProviderUrlName, testEndpointReason } from './test-endpoints.js';
 
 const DEV_SECRET = 'development-only-secret-change-me-in-production';
 
@@ -64,8 +65,17 @@ const envSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('Tunes <no-reply@tunes.mn>'),
+    /** `json` (a POST of `{ to, text }` to SMS_PROVIDER_URL) or `messagepro` (CallPro's MessagePro). */
+    SMS_PROVIDER: z.enum(['json', 'messagepro']).default('json'),
+    /** The JSON provider's endpoint; with messagepro, its send URL (default https://api.messagepro.mn/send). */
     SMS_PROVIDER_URL: z.url().optional(),
     SMS_PROVIDER_TOKEN: z.string().optional(),
+    /** MessagePro's key for the organisation (`x-api-key`) and the special number it sends from. */
+    MESSAGEPRO_API_KEY: z.string().min(1).max(200).optional(),
+    MESSAGEPRO_FROM: z
+      .string()
+      .regex(/^\d{4,15}$/, 'must be the special number MessagePro gave the organisation (digits)')
+      .optional(),
     /** Text messages listeners may make the site send per hour, all together (SMS pumping). */
     SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     /** Messages (codes, links) one client address may have sent per hour, to anyone. */
@@ -76,6 +86,10 @@ const envSchema = z
     ALLOW_NO_PAYMENTS: booleanFromEnv.default(false),
     ALLOW_NO_QPAY: booleanFromEnv.default(false),
     ALLOW_NO_EBARIMT: booleanFromEnv.default(false),
+    /** A staging site in production may use QPay's or the tax authority's test systems or our sandboxes. */
+    ALLOW_TEST_PROVIDERS: booleanFromEnv.default(false),
+    /** A staging site in production may be served over plain http (links in messages use PUBLIC_URL). */
+    ALLOW_HTTP_PUBLIC_URL: booleanFromEnv.default(false),
 
     PAYMENT_PROVIDER_URL: z.url().optional(),
     PAYMENT_CLIENT_ID: z.string().min(1).default(SANDBOX_CLIENT_ID),
@@ -124,9 +138,13 @@ const envSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
     const fail = (name: keyof typeof env, message: string) =>
       ctx.addIssue({ code: 'custom', path: [name], message });
+    if (env.SMS_PROVIDER === 'messagepro') {
+      if (!env.MESSAGEPRO_API_KEY) fail('MESSAGEPRO_API_KEY', 'must be set with SMS_PROVIDER=messagepro');
+      if (!env.MESSAGEPRO_FROM) fail('MESSAGEPRO_FROM', 'must be set with SMS_PROVIDER=messagepro');
+    }
+    if (env.NODE_ENV !== 'production') return;
     for (const name of [
       'JWT_SECRET',
       'HMAC_SECRET',
@@ -163,15 +181,30 @@ const envSchema = z
     if (env.EBARIMT_URL && env.EBARIMT_MERCHANT_TIN === SANDBOX_MERCHANT_TIN) {
       fail('EBARIMT_MERCHANT_TIN', 'must be set in production');
     }
-    if (!env.SMS_PROVIDER_URL && !env.ALLOW_NO_SMS) {
+    if (env.SMS_PROVIDER === 'json' && !env.SMS_PROVIDER_URL && !env.ALLOW_NO_SMS) {
       fail('SMS_PROVIDER_URL', 'must name the SMS provider in production (or set ALLOW_NO_SMS=true)');
     }
     if (!env.SMTP_URL && !env.ALLOW_NO_EMAIL) {
       fail('SMTP_URL', 'must name the mail server in production (or set ALLOW_NO_EMAIL=true)');
     }
+    if (!env.ALLOW_TEST_PROVIDERS) {
+      const urls: ProviderUrlName[] = ['PAYMENT_PROVIDER_URL', 'QPAY_URL', 'EBARIMT_URL', 'EBARIMT_INFO_URL'];
+      for (const name of urls) {
+        const url = env[name];
+        const reason = url && testEndpointReason(name, url);
+        if (reason) {
+          fail(name, `${reason}: not in production (a staging site sets ALLOW_TEST_PROVIDERS=true)`);
+        }
+      }
+    }
     if (!env.PUBLIC_URL) fail('PUBLIC_URL', "must be set in production to the site's public origin");
     else if (isLoopback(env.PUBLIC_URL)) {
       fail('PUBLIC_URL', 'must not be a localhost address in production (links in messages use it)');
+    } else if (new URL(env.PUBLIC_URL).protocol !== 'https:' && !env.ALLOW_HTTP_PUBLIC_URL) {
+      fail(
+        'PUBLIC_URL',
+        'must be https in production (links in messages use it; a staging site sets ALLOW_HTTP_PUBLIC_URL=true)',
+      );
     }
   });
 

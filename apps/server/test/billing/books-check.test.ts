@@ -272,6 +272,15 @@ describe('the books check', () => {
     t.clock.advance(60 * 60_000);
     expect((await t.app.jobs.runDue()).ran).toContainEqual({ name: 'billing.books', count: 1 });
   });
+
+  it('GET /dev/books, which the e2e suite asks after its last test, checks the books now and answers every mismatch', async () => {
+    const answer = await t.app.inject({ method: 'GET', url: '/dev/books?graceSeconds=0' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const report = answer.json() as { trigger: string; mismatches: BooksMismatch[] };
+    expect(report.trigger).toBe('dev');
+    expect(report.mismatches).toEqual((await check({ graceMs: 0 })).mismatches);
+    expect(report.mismatches.map((found) => found.kind)).toContain('two_applied_captures');
+  });
 });
 
 // The command line opens its own embedded database, so one run of the suite is enough.

@@ -75,6 +75,119 @@ describe('a production start (security.md)', () => {
   });
 });
 
+describe('a production start refuses test endpoints (security.md)', () => {
+  const refusal = (name: string) =>
+    new RegExp(`${name}: .*not in production \\(a staging site sets ALLOW_TEST_PROVIDERS=true\\)`);
+
+  it("stops on QPay's public test systems, both the described sandbox server and the client's", () => {
+    for (const url of [
+      'https://merchant-sandbox.qpay.mn',
+      'https://sandbox.qpay.mn/v2',
+      'https://Sandbox.QPay.mn.',
+    ]) {
+      const start = production({ ...PROVIDERS, QPAY_URL: url });
+      expect(start, url).toThrow(refusal('QPAY_URL'));
+      expect(start, url).toThrow(/QPAY_URL: is QPay's test system/);
+    }
+  });
+
+  it('stops on a sandbox path of ours for the card gateway, QPay and PosAPI', () => {
+    const cases = {
+      PAYMENT_PROVIDER_URL: 'https://tunes.example.mn/sandbox-gateway',
+      QPAY_URL: 'https://tunes.example.mn/sandbox-qpay/',
+      EBARIMT_URL: 'https://tunes.example.mn/sandbox-ebarimt',
+      EBARIMT_INFO_URL: 'https://staging.tunes.example.mn/sandbox-ebarimt/api',
+    };
+    for (const [name, url] of Object.entries(cases)) {
+      const start = production({ ...PROVIDERS, [name]: url });
+      expect(start, name).toThrow(refusal(name));
+      expect(start, name).toThrow(new RegExp(`${name}: is a built-in sandbox`));
+    }
+  });
+
+  it("stops on the tax authority's staging e-barimt API", () => {
+    for (const name of ['EBARIMT_URL', 'EBARIMT_INFO_URL']) {
+      const start = production({ ...PROVIDERS, [name]: 'https://st-api.ebarimt.mn' });
+      expect(start, name).toThrow(refusal(name));
+      expect(start, name).toThrow(new RegExp(`${name}: is the tax authority's staging API`));
+    }
+  });
+
+  it('takes the real hosts and paths that only look alike', () => {
+    const config = production({
+      ...PROVIDERS,
+      QPAY_URL: 'https://merchant.qpay.mn',
+      EBARIMT_INFO_URL: 'https://api.ebarimt.mn',
+      PAYMENT_PROVIDER_URL: 'https://pay.example.mn/sandbox-gateway-docs/v1',
+    })();
+    expect(config.QPAY_URL).toBe('https://merchant.qpay.mn');
+  });
+
+  it('starts a staging site on test endpoints with ALLOW_TEST_PROVIDERS=true', () => {
+    const staging = production({
+      ...PROVIDERS,
+      ALLOW_TEST_PROVIDERS: 'true',
+      QPAY_URL: 'https://merchant-sandbox.qpay.mn',
+      PAYMENT_PROVIDER_URL: 'https://dev.tunes.example.mn/sandbox-gateway',
+      EBARIMT_URL: 'https://dev.tunes.example.mn/sandbox-ebarimt',
+      EBARIMT_INFO_URL: 'https://st-api.ebarimt.mn',
+    })();
+    expect(staging).toMatchObject({
+      isProduction: true,
+      qpayEnabled: true,
+      QPAY_URL: 'https://merchant-sandbox.qpay.mn',
+    });
+  });
+
+  it('stops with a plain-http PUBLIC_URL', () => {
+    expect(production({ ...PROVIDERS, PUBLIC_URL: 'http://tunes.example.mn' })).toThrow(
+      /PUBLIC_URL: must be https in production .*ALLOW_HTTP_PUBLIC_URL=true/,
+    );
+  });
+
+  it('starts a staging site on plain http with ALLOW_HTTP_PUBLIC_URL=true', () => {
+    const staging = production({
+      ...PROVIDERS,
+      PUBLIC_URL: 'http://staging.tunes.example.mn',
+      ALLOW_HTTP_PUBLIC_URL: 'true',
+    })();
+    expect(staging.PUBLIC_URL).toBe('http://staging.tunes.example.mn');
+    // The opt-out is for plain http, not for a localhost address.
+    expect(
+      production({ ...PROVIDERS, PUBLIC_URL: 'http://localhost:3000', ALLOW_HTTP_PUBLIC_URL: 'true' }),
+    ).toThrow(/PUBLIC_URL: must not be a localhost/);
+  });
+
+  it('names every test endpoint at once, so one start shows each variable to fix', () => {
+    const start = production({
+      ...PROVIDERS,
+      PUBLIC_URL: 'http://tunes.example.mn',
+      QPAY_URL: 'https://merchant-sandbox.qpay.mn',
+      PAYMENT_PROVIDER_URL: 'https://tunes.example.mn/sandbox-gateway',
+    });
+    expect(start).toThrow(/QPAY_URL: is QPay's test system/);
+    expect(start).toThrow(/PAYMENT_PROVIDER_URL: is a built-in sandbox/);
+    expect(start).toThrow(/PUBLIC_URL: must be https/);
+  });
+});
+
+describe('a production start with MessagePro as the SMS provider', () => {
+  const { SMS_PROVIDER_URL: _, ...withoutSmsUrl } = PROVIDERS;
+
+  it('needs no SMS_PROVIDER_URL (MessagePro has its own) but its key and special number', () => {
+    const messagePro = {
+      SMS_PROVIDER: 'messagepro',
+      MESSAGEPRO_API_KEY: 'k'.repeat(32),
+      MESSAGEPRO_FROM: '72001234',
+    };
+    expect(production({ ...withoutSmsUrl, ...messagePro })()).toMatchObject({ SMS_PROVIDER: 'messagepro' });
+    const start = production({ ...withoutSmsUrl, SMS_PROVIDER: 'messagepro' });
+    expect(start).toThrow(/MESSAGEPRO_API_KEY: must be set with SMS_PROVIDER=messagepro/);
+    expect(start).toThrow(/MESSAGEPRO_FROM: must be set with SMS_PROVIDER=messagepro/);
+    expect(start).not.toThrow(/SMS_PROVIDER_URL/);
+  });
+});
+
 describe('a production app', () => {
   let live: TestApp;
   let staging: TestApp;

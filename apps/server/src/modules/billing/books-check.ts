@@ -157,22 +157,27 @@ async function ledgerAgainstProviders(
       deps.db,
       fresh.map((invoice) => invoice.invoice_id),
     );
+    // Asked a few at once; reported in invoice order, so two checks of the same books read alike.
+    const results: Awaited<ReturnType<typeof checkInvoiceAtProviders>>[] = [];
     let next = 0;
     const lane = async () => {
       while (next < fresh.length) {
-        const invoice = fresh[next++] as AskedInvoice;
+        const index = next++;
+        const invoice = fresh[index] as AskedInvoice;
         asked.add(invoice.invoice_id);
-        const found = await checkInvoiceAtProviders(
+        results[index] = await checkInvoiceAtProviders(
           deps,
           invoice,
           ledger.get(invoice.invoice_id) ?? { card: [], qpay: [] },
           options.graceMs,
         );
-        mismatches.push(...found.mismatches);
-        unchecked.push(...found.unchecked);
       }
     };
     await Promise.all(Array.from({ length: PROVIDER_CONCURRENCY }, lane));
+    for (const found of results) {
+      mismatches.push(...found.mismatches);
+      unchecked.push(...found.unchecked);
+    }
   };
 
   const recheck = [...new Set(options.recheck ?? [])];

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import type { Channel } from './schema.js';
-import { smsHttpTransport, smtpTransport, type Transport } from './transports.js';
+import { smsTransport, smtpTransport, type Transport } from './transports.js';
 
 export interface NewMessage {
   channel: Channel;
@@ -18,7 +18,7 @@ const transportsByConfig = new WeakMap<Config, Record<Channel, Transport>>();
 function transportsFor(config: Config): Record<Channel, Transport> {
   let transports = transportsByConfig.get(config);
   if (!transports) {
-    transports = { email: smtpTransport(config), sms: smsHttpTransport(config) };
+    transports = { email: smtpTransport(config), sms: smsTransport(config) };
     transportsByConfig.set(config, transports);
   }
   return transports;

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
+import { MESSAGEPRO_SEND_URL, messageProTransport } from './sms-messagepro.js';
 
 export interface OutgoingMessage {
   to: string;
@@ -25,9 +26,25 @@ export function smtpTransport(config: Config): Transport {
   };
 }
 
+/** The SMS provider `SMS_PROVIDER` names: the generic JSON one (default) or MessagePro. */
+export function smsTransport(config: Config, fetchImpl: typeof fetch = fetch): Transport {
+  if (config.SMS_PROVIDER === 'messagepro') {
+    return messageProTransport(
+      {
+        url: config.SMS_PROVIDER_URL ?? MESSAGEPRO_SEND_URL,
+        // config.ts refuses SMS_PROVIDER=messagepro without them.
+        apiKey: config.MESSAGEPRO_API_KEY ?? '',
+        from: config.MESSAGEPRO_FROM ?? '',
+      },
+      fetchImpl,
+    );
+  }
+  return smsHttpTransport(config, fetchImpl);
+}
+
 /**
- * SMS through an HTTP provider (`SMS_PROVIDER_URL`, bearer `SMS_PROVIDER_TOKEN`): one JSON POST
- * `{ to, text }` per message, any 2xx counts as accepted.
+ * SMS through a generic HTTP provider (`SMS_PROVIDER=json`, `SMS_PROVIDER_URL`, bearer
+ * `SMS_PROVIDER_TOKEN`): one JSON POST `{ to, text }` per message, any 2xx counts as accepted.
  */
 export function smsHttpTransport(config: Config, fetchImpl: typeof fetch = fetch): Transport {
   const url = config.SMS_PROVIDER_URL;
