@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundAnswer, RefundRequest } from '@tunes/shared/console';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { voidInvoiceReceipts } from '../ebarimt/receipt-once.js';
@@ -9,7 +9,6 @@ import { capturesOf, markRefunded, recordRefund } from '../premium/ledger.js';
 import type { PaymentDeps } from '../premium/payment-deps.js';
 import { findInvoiceParty, writePaymentLog } from '../premium/payment-log.js';
 import { audit } from './audit.js';
-import { endPeriodNow } from './support.js';
 import './tables.js';
 
 type RefundDeps = Pick<PaymentDeps, 'db' | 'clock' | 'paymentGateway' | 'qpay' | 'reportError'>;
@@ -38,6 +37,8 @@ function invoiceOf(db: Executor, invoiceId: string) {
       'subscription_id',
       'user_id',
       'charge_attempts',
+      'kind',
+      'settled_at',
     ])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
@@ -278,7 +279,10 @@ async function settleRefund(
       .where('invoice_id', '=', invoice.invoice_id)
       .executeTakeFirst();
     const subscriptionId = invoice.subscription_id ?? activated?.id ?? null;
-    if (status === 'refunded' && subscriptionId) await endPeriodNow(trx, subscriptionId, refundedAt);
+    const periodEnded =
+      status === 'refunded' && subscriptionId !== null && invoice.kind !== 'change'
+        ? await endRefundedPeriod(trx, subscriptionId, invoice, refundedAt)
+        : false;
     await audit(trx, refundedAt, {
       operatorId: args.operatorId,
       action: 'payment.refund',
@@ -293,7 +297,7 @@ async function settleRefund(
         status,
         remaining,
         refundId: claim.refund_id,
-        periodEnded: status === 'refunded' && subscriptionId !== null,
+        periodEnded,
       },
     });
     return {
@@ -306,4 +310,43 @@ async function settleRefund(
       receipt: { voided: voided > 0, reissued: false as const },
     };
   });
+}
+
+/**
+ * A whole refund of a purchase or renewal takes back what it bought when it paid the
+ * subscription's latest period (no later renewal backs it): access ends now if it still runs, and
+ * the subscription renews no more, even when the period has just ended and its renewal is due.
+ * A refund of an earlier period leaves the current one, paid by another invoice, alone; a plan
+ * change's difference given back leaves the period, which other money paid. Answers whether it
+ * ended the subscription.
+ */
+async function endRefundedPeriod(
+  trx: Executor,
+  subscriptionId: string,
+  invoice: { invoice_id: string; settled_at: Date | null },
+  now: Date,
+): Promise<boolean> {
+  const later = await trx
+    .selectFrom('payment_invoices')
+    .select('invoice_id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('invoice_id', '<>', invoice.invoice_id)
+    .where('kind', '=', 'renewal')
+    .where('status', 'in', ['paid', 'partly_refunded'])
+    .where('settled_at', '>', invoice.settled_at ?? new Date(0))
+    .executeTakeFirst();
+  if (later) return false;
+  await trx
+    .updateTable('subscriptions')
+    .set({
+      end_date: sql<Date>`least(end_date, ${now})`,
+      is_auto_renew: false,
+      cancelled_at: now,
+      next_billing_at: null,
+      grace_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', subscriptionId)
+    .execute();
+  return true;
 }
