@@ -1,3 +1,4 @@
+import { createSigner } from 'fast-jwt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccessTokens } from './access-tokens.js';
 
@@ -37,5 +38,20 @@ describe('AccessTokens with verified tokens kept', () => {
     const at = token.length - 10;
     const altered = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
     expect(tokens.verify(altered)).toBeNull();
+  });
+
+  it('refuses a token signed with the right secret but without its issuer or audience', async () => {
+    const tokens = new AccessTokens(SECRET, 60);
+    const key = Buffer.from(SECRET, 'utf8');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: USER, iat: now, exp: now + 60 };
+    const bare = createSigner({ key, algorithm: 'HS256' })(claims);
+    const noAudience = createSigner({ key, algorithm: 'HS256', iss: 'tunes.mn' })(claims);
+    const noIssuer = createSigner({ key, algorithm: 'HS256', aud: 'tunes.mn/api' })(claims);
+    const otherAudience = createSigner({ key, algorithm: 'HS256', iss: 'tunes.mn', aud: 'elsewhere' })(
+      claims,
+    );
+    for (const token of [bare, noAudience, noIssuer, otherAudience]) expect(tokens.verify(token)).toBeNull();
+    expect(tokens.verify(await tokens.sign(USER))?.sub).toBe(USER);
   });
 });

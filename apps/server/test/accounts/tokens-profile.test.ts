@@ -69,6 +69,25 @@ describe('tokens', () => {
       headers: bearer(foreign),
     });
     expect(answer.statusCode).toBe(401);
+
+    // Nor one that names no issuer or audience at all, for reads or writes.
+    const bare = createSigner({ key: Buffer.from(t.config.JWT_SECRET) })({
+      sub: user.sub,
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${user.sub}/profile`,
+      headers: bearer(bare),
+    });
+    expect(read.statusCode).toBe(401);
+    const write = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/details',
+      headers: { ...bearer(bare), 'content-type': 'application/json' },
+      payload: { FirstName: 'Forged' },
+    });
+    expect(write.statusCode).toBe(401);
   });
 
   it('refuses an unknown or expired refresh token', async () => {
