@@ -49,6 +49,21 @@ export function createDeps({
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
     : undefined;
+  if (redis) {
+    // ioredis reports every failed reconnect; one line per outage is enough (limits answer 503
+    // meanwhile, lib/throttle.ts), and without a listener each would be an unhandled error.
+    let down = false;
+    redis.on('error', (error: Error) => {
+      if (down) return;
+      down = true;
+      process.stderr.write(
+        `${JSON.stringify({ level: 50, time: Date.now(), msg: 'redis unreachable; limited calls answer 503', err: error.message })}\n`,
+      );
+    });
+    redis.on('ready', () => {
+      down = false;
+    });
+  }
   return {
     config,
     db,

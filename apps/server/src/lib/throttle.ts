@@ -1,8 +1,9 @@
-import type { Redis } from 'ioredis';
+import { ERROR_CODES } from '@tunes/shared/errors';
+import { type Redis, ReplyError } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
-import { tooManyRequests } from './errors.js';
+import { AppError, tooManyRequests } from './errors.js';
 
 /** A limit: at most `limit` takes of one key within `windowSeconds` of the first take. */
 export interface Limit {
@@ -162,20 +163,40 @@ export class RedisThrottle implements Throttle {
 
   async take(key: string, { limit, windowSeconds }: Limit): Promise<TakeResult> {
     const now = this.clock.now();
-    const [allowed, count, expires] = await this.#redis.throttleTake(
-      this.prefix + key,
-      now.getTime(),
-      limit,
-      windowSeconds * 1000,
+    const [allowed, count, expires] = await whileReachable(() =>
+      this.#redis.throttleTake(this.prefix + key, now.getTime(), limit, windowSeconds * 1000),
     );
     return { allowed: allowed === 1, count, retryAfterSeconds: secondsUntil(new Date(expires), now) };
   }
 
   async refund(key: string): Promise<void> {
-    await this.#redis.throttleRefund(this.prefix + key, this.clock.now().getTime());
+    await whileReachable(() => this.#redis.throttleRefund(this.prefix + key, this.clock.now().getTime()));
   }
 
   async reset(key: string): Promise<void> {
-    await this.#redis.del(this.prefix + key);
+    await whileReachable(() => this.#redis.del(this.prefix + key));
+  }
+}
+
+/** Seconds a client is asked to wait while the limits' store is unreachable. */
+const OUTAGE_RETRY_SECONDS = 5;
+
+/**
+ * Limits fail closed: with Redis unreachable nothing is counted, so nothing limited is done —
+ * the call answers 503 with Retry-After (an outage, not the client's fault), never a 500 and
+ * never a pass. A Redis error answer (a script bug) stays an error.
+ */
+async function whileReachable<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    if (error instanceof ReplyError) throw error;
+    throw new AppError(
+      503,
+      ERROR_CODES.unavailable,
+      'The service is temporarily unavailable. Please try again shortly.',
+      {},
+      { 'retry-after': String(OUTAGE_RETRY_SECONDS) },
+    );
   }
 }
