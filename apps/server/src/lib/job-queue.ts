@@ -35,9 +35,26 @@ const SCAN_JOB = 'jobs.scan';
 const SCAN_EXPIRE_SECONDS = 30;
 /** How often one of the processes runs pg-boss's maintenance (expiry of such jobs). */
 const MAINTENANCE_SECONDS = 10;
+/**
+ * A job left active by a process that died (killed mid-renewal) is failed and retried after
+ * this long instead of pg-boss's 15 minutes, during which the stately queue would start no other
+ * job of its item; with the maintenance interval and the retry delay it runs again within about
+ * a minute and a quarter. A job that really runs longer only runs twice: every step is claimed
+ * once in the database (the renewal's UPDATE, the charge's invoice and attempt).
+ */
+const JOB_EXPIRE_SECONDS = 60;
+const RETRY_DELAY_SECONDS = 5;
+const QUEUE_OPTIONS = {
+  policy: 'stately',
+  retryLimit: 2,
+  retryDelay: RETRY_DELAY_SECONDS,
+  expireInSeconds: JOB_EXPIRE_SECONDS,
+} as const;
 /** The advisory lock under which processes start the queue one at a time (any fixed number). */
 const START_LOCK_KEY = 7_310_482_913;
 const PAGE = 1000;
+/** How long `runDue` waits for jobs held elsewhere (a worker, a dead process's until expiry). */
+const RUN_DUE_DEADLINE_MS = 120_000;
 const BATCH = 50;
 /** Items of one kind run at once in one process. */
 const CONCURRENCY = 8;
@@ -126,8 +143,11 @@ export class JobQueue {
       boss.on('error', (error) => this.#log.error({ err: error }, 'job queue error'));
       await boss.start();
       for (const name of [SCAN_JOB, ...this.#kinds.map((kind) => kind.name)]) {
-        if (!(await boss.getQueue(name))) {
-          await boss.createQueue(name, { name, policy: 'stately', retryLimit: 2, retryDelay: 30 });
+        const queue = await boss.getQueue(name);
+        if (!queue) await boss.createQueue(name, { name, ...QUEUE_OPTIONS });
+        else if (queue.expireInSeconds !== JOB_EXPIRE_SECONDS || queue.retryDelay !== RETRY_DELAY_SECONDS) {
+          // Queues made by an earlier version kept pg-boss's 15-minute expiry.
+          await boss.updateQueue(name, { name, ...QUEUE_OPTIONS });
         }
       }
       this.#boss = boss;
@@ -230,29 +250,28 @@ export class JobQueue {
     const ran: RunDueReport['ran'] = [];
     for (const kind of this.#kinds) {
       let count = 0;
+      // Until its queue is empty: what is waiting runs here; what a worker holds is waited for;
+      // a job a dead process left is run here once its expiry hands it back (up to a deadline).
+      const deadline = Date.now() + RUN_DUE_DEADLINE_MS;
       for (;;) {
         const jobs = await boss.fetch<{ key: string }>(kind.name, { batchSize: BATCH * 4 });
-        if (jobs.length === 0) break;
-        await eachLimited(jobs, CONCURRENCY, async (job) => {
-          if (await this.#runOne(kind, job.data.key)) count++;
-        });
-        await boss.complete(
-          kind.name,
-          jobs.map((job) => job.id),
-        );
+        if (jobs.length > 0) {
+          await eachLimited(jobs, CONCURRENCY, async (job) => {
+            if (await this.#runOne(kind, job.data.key)) count++;
+          });
+          await boss.complete(
+            kind.name,
+            jobs.map((job) => job.id),
+          );
+          continue;
+        }
+        if ((await boss.getQueueSize(kind.name, { before: 'completed' })) === 0) break;
+        if (Date.now() >= deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      // Jobs a background worker took are finished before the answer.
-      await this.#waitIdle(boss, kind.name);
       ran.push({ name: kind.name, count });
     }
     return { ran };
-  }
-
-  async #waitIdle(boss: PgBoss, name: string): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while ((await boss.getQueueSize(name, { before: 'completed' })) > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
   }
 
   /** Jobs waiting or running per kind (metrics, operators). */
