@@ -139,7 +139,14 @@ export type QpayCheckout = z.infer<typeof qpayCheckoutSchema>;
 /** What a shopper waiting on a payment sees (`GET /api/payments/{invoiceId}`). */
 export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const paymentStatusSchema = z.object({ status: z.enum(PAYMENT_STATUSES) }).describe('PaymentStatus');
+export const paymentStatusSchema = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES),
+    /** A pending QPay invoice paid in part (QPay's PARTIAL): what was taken; the invoice stays open. */
+    partlyPaid: z.object({ amount: z.number().int().positive(), currency: z.string() }).optional(),
+  })
+  .describe('PaymentStatus');
+export type PaymentStatusAnswer = z.infer<typeof paymentStatusSchema>;
 
 /** `POST /api/payments/{invoiceId}/pay`: pay an open invoice (a renewal link, a reloaded QPay page). */
 export const payInvoiceRequestSchema = z.object({ method: z.enum(PAYMENT_METHODS) }).strict();
@@ -168,6 +175,14 @@ export const ebarimtSchema = z
   })
   .describe('Ebarimt');
 export type Ebarimt = z.infer<typeof ebarimtSchema>;
+/**
+ * The e-barimt as the payment history names it: no lottery number or QR data, which PosAPI 3.0
+ * lets a merchant keep only to print on the receipt itself (decision 0033).
+ */
+export const ebarimtSummarySchema = ebarimtSchema
+  .pick({ billId: true, company: true })
+  .describe('EbarimtSummary');
+export type EbarimtSummary = z.infer<typeof ebarimtSummarySchema>;
 /** Whether a company receipt was asked for: `none`, being issued, or issued. */
 export const COMPANY_RECEIPT_STATES = ['none', 'pending', 'issued'] as const;
 
@@ -183,7 +198,7 @@ export const paymentEntrySchema = z
     method: z.enum(PAYMENT_METHODS),
     kind: z.enum(INVOICE_KINDS),
     status: z.enum(INVOICE_STATUSES),
-    receipt: z.object({ url: z.string(), ebarimt: ebarimtSchema.nullable() }).nullable(),
+    receipt: z.object({ url: z.string(), ebarimt: ebarimtSummarySchema.nullable() }).nullable(),
   })
   .describe('Payment');
 export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
@@ -192,6 +207,8 @@ export const paymentHistorySchema = z.array(paymentEntrySchema);
 /** `GET /api/users/me/receipts/{invoiceId}`: what the printable receipt shows. */
 export const receiptSchema = paymentEntrySchema
   .extend({
+    /** The printable receipt is the one place that shows the lottery number and QR data. */
+    receipt: z.object({ url: z.string(), ebarimt: ebarimtSchema.nullable() }).nullable(),
     buyer: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }),
     seller: z.object({ name: z.string(), registry: z.string() }),
     period: z.object({ start: z.string(), end: z.string() }).nullable(),

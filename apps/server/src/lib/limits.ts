@@ -47,6 +47,19 @@ export const LIMITS = {
     { limit: 50, windowSeconds: HOUR, message: 'Too many failed logins for this account. Try again later.' },
     { limit: 200, windowSeconds: DAY, message: 'Too many failed logins for this account. Try again later.' },
   ],
+  /**
+   * Failed console sign-ins (password or authenticator code) for one operator from one client
+   * address: a stranger's guesses close their own address, not the operator's console.
+   */
+  consoleSignInTriesFromClient: [
+    { limit: 5, windowSeconds: 15 * MINUTE, message: 'Too many failed sign-ins. Wait a while.' },
+  ],
+  /** Failed console sign-ins for one operator from every address: bounds a guesser with many. */
+  consoleSignInTriesPerAccount: [
+    { limit: 20, windowSeconds: HOUR, message: 'Too many failed sign-ins for this operator. Try again later.' },
+  ],
+  /** Authenticator codes tried on one operator set-up link. */
+  consoleSetupCodeTries: { limit: 10, windowSeconds: 15 * MINUTE, message: 'Too many wrong codes. Wait a while.' },
   /** Failed reset-link tokens one client address may try; looked up before any hashing. */
   resetTokenTries: { limit: 20, windowSeconds: HOUR },
   /** Wrong voucher codes one user may try, and one client address across users. */
@@ -89,6 +102,12 @@ export const LIMITS = {
    * (the periodic check is apart).
    */
   paymentChecksPerInvoice: { limit: 1, windowSeconds: 2 },
+  /** Receipts one operator may send again for one invoice (each is a message to the listener). */
+  receiptResendsPerInvoice: {
+    limit: 5,
+    windowSeconds: HOUR,
+    message: 'This receipt was sent 5 times in the last hour. Try again later.',
+  },
   /** Company lookups by registry number one user may make (each asks the tax authority). */
   companyLookupsPerUser: {
     limit: 30,

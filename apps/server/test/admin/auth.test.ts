@@ -94,6 +94,50 @@ describe('set-up link', () => {
     });
   });
 
+  it('a new one ends the old password, authenticator and sessions at once, and enrols afresh', async () => {
+    const admin = await signedInOperator(t, 'admin');
+    const victim = await signedInOperator(t, 'support');
+    const issued = await consoleCall(t, admin.cookie, 'POST', `/api/admin/operators/${victim.id}/setup-link`, {});
+    expect(issued.statusCode, issued.body).toBe(200);
+    const { setupUrl } = issued.json() as { setupUrl: string };
+
+    // The session signed in before the link is over, and the old credentials sign in no more.
+    expect((await consoleCall(t, victim.cookie, 'GET', '/api/admin/me')).statusCode).toBe(401);
+    t.clock.advance(MINUTE);
+    const old = await signInCall(t, {
+      email: victim.email,
+      password: OPERATOR_PASSWORD,
+      code: await totpCode(victim.secret, t.clock.now()),
+    });
+    expect(old.statusCode).toBe(401);
+    const listed = await consoleCall(t, admin.cookie, 'GET', '/api/admin/operators');
+    expect(
+      (listed.json() as { operators: { id: string; setUp: boolean }[] }).operators.find(
+        (operator) => operator.id === victim.id,
+      ),
+    ).toMatchObject({ setUp: false });
+    const [entry] = await auditEntries(t, admin.cookie, 'operator.setup_link');
+    expect(entry).toMatchObject({ targetId: victim.id, after: { setUp: false, sessionsEnded: 1 } });
+
+    // The link enrols a new authenticator and password.
+    const token = tokenOf(setupUrl);
+    const { secret } = (await setupStart(token)).json() as { secret: string };
+    const completed = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/setup/complete',
+      headers: consoleHeaders(),
+      payload: { token, password: 'a-new-password-2', code: await totpCode(secret, t.clock.now()) },
+    });
+    expect(completed.statusCode, completed.body).toBe(200);
+    t.clock.advance(MINUTE);
+    const fresh = await signInCall(t, {
+      email: victim.email,
+      password: 'a-new-password-2',
+      code: await totpCode(secret, t.clock.now()),
+    });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+  });
+
   it('expires after 24 hours', async () => {
     const { setupUrl } = await createOperator(
       t.deps,

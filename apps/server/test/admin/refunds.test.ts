@@ -187,7 +187,7 @@ describe('QPay refunds from the console', () => {
     const { qpay } = paymentDeps(t.app);
     const qpayInvoice = await sandboxQpayInvoiceOf(t, buyer.invoiceId);
     const check = await qpay.checkPayment(qpayInvoice.id);
-    expect(check.result.rows).toEqual([expect.objectContaining({ status: 'REFUNDED', amount: paid })]);
+    expect(check.result.rows).toEqual([expect.objectContaining({ status: 'REFUND', amount: paid })]);
     expect(await ledgerRefunds(buyer.invoiceId)).toEqual([
       expect.objectContaining({ method: 'qpay', amount: paid }),
     ]);
@@ -221,7 +221,8 @@ describe('QPay refunds from the console', () => {
     expect(answers.find((answer) => answer.statusCode === 400)?.json()).toMatchObject({
       error: 'PAYMENT_ALREADY_CANCELED',
     });
-    expect((await refund(randomUUID())).statusCode).toBe(404);
+    // QPay answers a missing object with 422 (error.py NOT_FOUND_ERROR).
+    expect((await refund(randomUUID())).statusCode).toBe(422);
     // The adapter takes "already given back" as done, so a retry after a lost answer is safe.
     await expect(paymentDeps(t.app).qpay.refundPayment(payment?.payment_id ?? '')).resolves.toMatchObject({
       result: null,

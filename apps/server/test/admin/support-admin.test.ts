@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastMessage, requestOtp } from '../helpers/accounts.js';
 import { auditEntries, consoleCall, signedInOperator } from '../helpers/console.js';
-import { createUser, DAY_MS, PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
+import { createUser, DAY_MS, PLAN_CODES, randomMsisdn, STORE, withPlans } from '../helpers/factories.js';
 import { subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -92,24 +93,99 @@ describe('support', () => {
     expect(tooMany.statusCode).toBe(400);
   });
 
-  it('adds up 100 extends of one day sent at once (each reads the period under a row lock)', async () => {
+  it('caps a support extension at 31 days per action and per subscription in any 30 days, even 100 at once', async () => {
     const buyer = await subscriber(t);
-    const before = await profileOf(buyer.user.id);
-    const end = new Date(before.Subscriptions[0]?.EndDate ?? 0).getTime();
+    const url = `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`;
+    const end = async () => new Date((await profileOf(buyer.user.id)).Subscriptions[0]?.EndDate ?? 0).getTime();
+    const before = await end();
+
+    const long = await consoleCall(t, support.cookie, 'POST', url, { days: 32 });
+    expect(long.statusCode).toBe(403);
+    expect(long.json()).toMatchObject({ error: 'extension_cap', message: expect.stringMatching(/31 days/) });
+
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        consoleCall(
-          t,
-          support.cookie,
-          'POST',
-          `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`,
-          { days: 1 },
-        ),
-      ),
+      Array.from({ length: 100 }, () => consoleCall(t, support.cookie, 'POST', url, { days: 1 })),
     );
-    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
-    const after = await profileOf(buyer.user.id);
-    expect(new Date(after.Subscriptions[0]?.EndDate ?? 0).getTime()).toBe(end + 100 * DAY_MS);
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(31);
+    const refused = answers.filter((answer) => answer.statusCode !== 200);
+    expect(refused).toHaveLength(69);
+    expect(refused.every((answer) => answer.statusCode === 403)).toBe(true);
+    expect(refused[0]?.json()).toMatchObject({ error: 'extension_cap', message: expect.stringMatching(/31 days/) });
+    expect(await end()).toBe(before + 31 * DAY_MS);
+
+    // Every refusal is in the audit log, with the cap it met.
+    const refusals = (await auditEntries(t, admin.cookie, 'user.extend.refused')).filter(
+      (entry) => entry.targetId === buyer.period.id,
+    );
+    expect(refusals).toHaveLength(70);
+    expect(refusals[0]).toMatchObject({ operator: { email: support.email }, after: { days: 1, cap: 31 } });
+
+    // An admin may give more; 30 days later support may extend again.
+    const byAdmin = await consoleCall(t, admin.cookie, 'POST', url, { days: 300 });
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    t.clock.advance(30 * DAY_MS + 1000);
+    const again = await consoleCall(t, support.cookie, 'POST', url, { days: 31 });
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('caps an admin extension at 366 days per subscription in any 30 days', async () => {
+    const buyer = await subscriber(t);
+    const url = `/api/admin/users/${buyer.user.id}/subscriptions/${buyer.period.id}/extend`;
+    expect((await consoleCall(t, admin.cookie, 'POST', url, { days: 366 })).statusCode).toBe(200);
+    const more = await consoleCall(t, admin.cookie, 'POST', url, { days: 1 });
+    expect(more.statusCode).toBe(403);
+    expect(more.json()).toMatchObject({ error: 'extension_cap', message: expect.stringMatching(/366 days/) });
+  });
+
+  it('resends one receipt at most 5 times an hour per operator, and audits the refusal', async () => {
+    const buyer = await subscriber(t);
+    const url = `/api/admin/users/${buyer.user.id}/payments/${buyer.invoiceId}/resend-receipt`;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => consoleCall(t, support.cookie, 'POST', url, {})),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(5);
+    const refused = answers.filter((answer) => answer.statusCode === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]?.headers['retry-after']).toBeDefined();
+    const sent = await t.db
+      .selectFrom('outbox_messages')
+      .select('id')
+      .where('user_id', '=', buyer.user.id)
+      .where('text', 'like', `%/receipts/${buyer.invoiceId}%`)
+      .execute();
+    expect(sent).toHaveLength(6); // the purchase's receipt and five resends
+    const refusals = (await auditEntries(t, admin.cookie, 'user.receipt.resend.refused')).filter(
+      (entry) => entry.targetId === buyer.invoiceId,
+    );
+    expect(refusals).toHaveLength(3);
+    t.clock.advance(61 * 60_000);
+    expect((await consoleCall(t, support.cookie, 'POST', url, {})).statusCode).toBe(200);
+  });
+
+  it('shows sent codes and the tokens of links masked', async () => {
+    const email = `masked-${Date.now()}@example.mn`;
+    const phone = randomMsisdn();
+    const listener = await createUser(t.db, { username: email, primary_email: email, phone_number: phone });
+    const asked = await requestOtp(t, { msisdn: phone });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const { code } = await lastMessage(t, phone);
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/forgot-password',
+      headers: STORE,
+      payload: { Email: email, Language: 'en' },
+    });
+    expect(forgot.statusCode).toBe(200);
+    const token = new URL((await lastMessage(t, email)).link ?? '').searchParams.get('token') ?? '';
+    expect(token.length).toBeGreaterThan(20);
+
+    const detail = await consoleCall(t, support.cookie, 'GET', `/api/admin/users/${listener.id}`);
+    const texts = (detail.json() as { messages: { text: string }[] }).messages.map((m) => m.text);
+    expect(texts).toHaveLength(2);
+    expect(texts.join('\n')).not.toContain(code ?? '');
+    expect(texts.join('\n')).not.toContain(token);
+    expect(texts).toContainEqual(expect.stringMatching(/^Your Tunes code is ••••\./));
+    expect(texts).toContainEqual(expect.stringMatching(/\/reset-password\?token=••••\s/));
   });
 
   it('cancels renewal or ends the period now, resends a receipt and ends sessions', async () => {

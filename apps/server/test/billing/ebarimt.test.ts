@@ -49,7 +49,7 @@ async function outage(receipts: number) {
 }
 
 describe('e-barimt for every paid invoice', () => {
-  it('a card purchase gets a citizen e-barimt with a lottery number, shown in the history and on the receipt', async () => {
+  it('a card purchase gets a citizen e-barimt whose lottery number and QR are on the receipt only, never in the history', async () => {
     const { headers, invoiceId } = await subscriber(t, PLAN_CODES.family);
     const before = await t.app.inject({ method: 'GET', url: '/api/users/me/payments', headers });
     expect(before.json()[0].receipt).toEqual({ url: expect.any(String), ebarimt: null });
@@ -57,11 +57,25 @@ describe('e-barimt for every paid invoice', () => {
     await runDue(t);
     const history = await t.app.inject({ method: 'GET', url: '/api/users/me/payments', headers });
     const { ebarimt } = history.json()[0].receipt;
-    expect(ebarimt).toMatchObject({ billId: expect.stringMatching(/^\d{33}$/), company: null });
-    expect(ebarimt.lottery).toMatch(/^[A-Z]{2} \d{8}$/);
-    expect(ebarimt.qrData).toBeTruthy();
+    expect(ebarimt).toEqual({ billId: expect.stringMatching(/^\d{33}$/), company: null });
     const detail = await receipt(headers, invoiceId);
-    expect(detail.receipt.ebarimt).toEqual(ebarimt);
+    expect(detail.receipt.ebarimt).toEqual({
+      ...ebarimt,
+      lottery: expect.any(String),
+      qrData: expect.any(String),
+    });
+    expect(detail.receipt.ebarimt.lottery).toMatch(/^[A-Z]{2} \d{8}$/);
+    expect(detail.receipt.ebarimt.qrData).toMatch(/^\d+$/);
+    // The payment log keeps what PosAPI answered, without them (decision 0033).
+    const logged = await t.db
+      .selectFrom('payment_logs')
+      .select(['response'])
+      .where('order_number', '=', invoiceId)
+      .where('current_process', '=', 'ebarimt')
+      .execute();
+    expect(logged).not.toHaveLength(0);
+    expect(JSON.stringify(logged)).not.toContain(detail.receipt.ebarimt.lottery);
+    expect(JSON.stringify(logged)).not.toContain(detail.receipt.ebarimt.qrData);
     expect(detail.ebarimtQr).toMatch(/^data:image\/png;base64,/);
     expect(detail.companyReceipt).toEqual({ status: 'none', company: null });
     const [issued] = await taxAuthorityReceipts([ebarimt.billId]);
@@ -239,6 +253,8 @@ describe('company e-barimt', () => {
       ['citizen', 'voided'],
       ['company', 'issued'],
     ]);
+    // The replaced receipt is printed no more: its lottery number and QR data are gone.
+    expect(rows[0]).toMatchObject({ lottery: null, qr_data: null, bill_id: citizen?.bill_id });
     const [voided] = await taxAuthorityReceipts([citizen?.bill_id]);
     expect(voided?.voided).toBe(true);
   });

@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { qpaySenderInvoiceNo } from '../../src/modules/premium/qpay-payments.js';
+import type { QpayFaultsRequest } from '../../src/modules/sandbox-qpay/faults.js';
 import { shopper } from './factories.js';
 import type { TestApp } from './test-app.js';
 
@@ -75,13 +77,19 @@ export function qpayCallback(t: TestApp, invoiceId: string, method: 'GET' | 'POS
   });
 }
 
-/** The sandbox QPay invoice opened for one of ours. */
+/** The sandbox QPay invoice opened for one of ours (QPay knows it by `qpaySenderInvoiceNo`). */
 export async function sandboxQpayInvoiceOf(t: TestApp, invoiceId: string) {
   return t.db
     .selectFrom('sandbox_qpay_invoices')
     .selectAll()
-    .where('sender_invoice_no', '=', invoiceId)
+    .where('sender_invoice_no', '=', qpaySenderInvoiceNo(invoiceId))
     .executeTakeFirstOrThrow();
+}
+
+/** Orders faults of the QPay sandbox (sandbox-qpay/faults.ts): outages, delays, the next approval's status. */
+export async function orderQpayFaults(t: TestApp, order: Partial<QpayFaultsRequest>) {
+  const response = await t.app.inject({ method: 'POST', url: '/sandbox-qpay/test/faults', payload: order });
+  expect(response.statusCode, response.body).toBe(204);
 }
 
 /** Runs the due jobs through the development contract, as an outside test would. */
@@ -96,6 +104,6 @@ export async function loseCallbacks(t: TestApp, invoiceId: string) {
   await t.db
     .updateTable('sandbox_qpay_invoices')
     .set({ callback_url: `${t.config.PUBLIC_URL}/nowhere` })
-    .where('sender_invoice_no', '=', invoiceId)
+    .where('sender_invoice_no', '=', qpaySenderInvoiceNo(invoiceId))
     .execute();
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/accounts/secrets.js';
+import { qpaySenderInvoiceNo } from '../../src/modules/premium/qpay-payments.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import {
   openGatewayPage,
@@ -88,7 +89,7 @@ async function netOf(invoiceId: string) {
     .selectFrom('sandbox_qpay_payments as p')
     .innerJoin('sandbox_qpay_invoices as i', 'i.id', 'p.invoice_id')
     .select(['p.amount', 'p.status'])
-    .where('i.sender_invoice_no', '=', invoiceId)
+    .where('i.sender_invoice_no', '=', qpaySenderInvoiceNo(invoiceId))
     .execute();
   const sum = (rows: { amount: number | string }[]) =>
     rows.reduce((total, row) => total + Number(row.amount), 0);

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { tellOwnerMemberLeft } from '../family/leave-plan.js';
-import { sendMessage } from '../notifications/outbox.js';
 import '../billing/tables.js';
+import '../ebarimt/tables.js';
 import { unauthorized } from '../../lib/errors.js';
 import { messageDate } from '../../lib/message-date.js';
+import { messagesSentToAccount, sendToAccount } from './account-outbox.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
 import { revokeAllForUser } from './tokens.js';
@@ -20,9 +21,6 @@ type DataDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
 export async function exportAccount(deps: DataDeps, userId: string, sessionId: string | undefined) {
   const now = deps.clock.now();
   const user = await getUser(deps.db, userId);
-  const recipients = [user.phone_number, user.primary_email].filter((value): value is string =>
-    Boolean(value),
-  );
   const [profile, memberships, invitations, payments, messages, sessions] = await Promise.all([
     getProfile(deps.db, userId, now),
     deps.db
@@ -51,14 +49,7 @@ export async function exportAccount(deps: DataDeps, userId: string, sessionId: s
       .where('p.user_id', '=', userId)
       .orderBy('p.created_at', 'desc')
       .execute(),
-    recipients.length === 0
-      ? Promise.resolve([])
-      : deps.db
-          .selectFrom('outbox_messages')
-          .select(['channel', 'recipient', 'subject', 'text', 'created_at'])
-          .where('recipient', 'in', recipients)
-          .orderBy('created_at', 'desc')
-          .execute(),
+    messagesSentToAccount(deps.db, userId),
     listSessions(deps, userId, sessionId),
   ]);
   return {
@@ -126,7 +117,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
     .selectFrom('subscriptions as s')
     .innerJoin('subscription_members as m', 'm.subscription_id', 's.id')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.phone_number', 'u.primary_email', 'u.language', 's.end_date'])
+    .select(['u.id', 'u.phone_number', 'u.primary_email', 'u.language', 's.end_date'])
     .where('s.owner_id', '=', userId)
     .where('s.end_date', '>', now)
     .execute();
@@ -191,12 +182,34 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
       .set({ subscriber_name: '', request: null, response: null })
       .where('user_id', '=', userId)
       .execute();
+    // Nobody can print these receipts any more: their lottery numbers and QR data go (decision 0033).
+    await trx
+      .updateTable('ebarimt_receipts')
+      .set({ lottery: null, qr_data: null })
+      .where(
+        'invoice_id',
+        'in',
+        trx.selectFrom('payment_invoices').select('invoice_id').where('user_id', '=', userId),
+      )
+      .execute();
     if (recipients.length > 0) {
       await trx.deleteFrom('otp_codes').where('target', 'in', recipients).execute();
-      await trx.deleteFrom('outbox_messages').where('recipient', 'in', recipients).execute();
       await trx.deleteFrom('feedback').where('email', 'in', recipients).execute();
       await trx.deleteFrom('coupon_notifications').where('msisdn', 'in', recipients).execute();
     }
+    // Its messages, and those to its addresses that name no account (codes before it existed);
+    // a previous holder's messages to the same number are theirs and stay.
+    await trx
+      .deleteFrom('outbox_messages')
+      .where((eb) =>
+        eb.or([
+          eb('user_id', '=', userId),
+          ...(recipients.length > 0
+            ? [eb.and([eb('user_id', 'is', null), eb('recipient', 'in', recipients)])]
+            : []),
+        ]),
+      )
+      .execute();
     await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
     await trx
       .updateTable('users')
@@ -224,9 +237,15 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
   for (const member of members) {
     const memberLang = member.language === 'mn' ? 'mn' : 'en';
     const text = accountMessages.familyEnding(memberLang, messageDate(new Date(member.end_date), memberLang));
-    if (member.phone_number) await sendMessage(deps, { channel: 'sms', to: member.phone_number, text }, log);
+    if (member.phone_number)
+      await sendToAccount(deps, member.id, { channel: 'sms', to: member.phone_number, text }, log);
     else if (member.primary_email) {
-      await sendMessage(deps, { channel: 'email', to: member.primary_email, subject: 'Tunes', text }, log);
+      await sendToAccount(
+        deps,
+        member.id,
+        { channel: 'email', to: member.primary_email, subject: 'Tunes', text },
+        log,
+      );
     }
   }
   for (const plan of joinedPlans) {
@@ -240,8 +259,9 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
   // The goodbye goes out after the erasure, so it is the one message the outbox keeps for them.
   const goodbye = accountMessages.accountDeleted(lang);
   if (user.primary_email) {
-    await sendMessage(
+    await sendToAccount(
       deps,
+      userId,
       {
         channel: 'email',
         to: user.primary_email,
@@ -251,6 +271,6 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
       log,
     );
   } else if (user.phone_number) {
-    await sendMessage(deps, { channel: 'sms', to: user.phone_number, text: goodbye }, log);
+    await sendToAccount(deps, userId, { channel: 'sms', to: user.phone_number, text: goodbye }, log);
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
-import { sendMessage } from '../notifications/outbox.js';
+import { sendToAccount } from './account-outbox.js';
 import { accountMessages, type Lang } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, type OtpCheck } from './otp.js';
 import { withPasswordTries } from './password-tries.js';
@@ -23,8 +23,8 @@ async function notify(
   log?: FastifyBaseLogger,
 ) {
   if (user.primary_email)
-    await sendMessage(deps, { channel: 'email', to: user.primary_email, subject, text }, log);
-  if (user.phone_number) await sendMessage(deps, { channel: 'sms', to: user.phone_number, text }, log);
+    await sendToAccount(deps, user.id, { channel: 'email', to: user.primary_email, subject, text }, log);
+  if (user.phone_number) await sendToAccount(deps, user.id, { channel: 'sms', to: user.phone_number, text }, log);
 }
 
 /** The current password, checked under the password-tries limits (a stolen token cannot guess it). */

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { sendMessage } from '../notifications/outbox.js';
+import { sendToAccount } from './account-outbox.js';
 import { accountMessages, type Lang } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { emailInUse, getUser, isUniqueViolation } from './users.js';
@@ -41,8 +41,9 @@ export async function requestEmailChange(
     .set({ pending_email: newEmail, updated_at: deps.clock.now() })
     .where('id', '=', user.id)
     .execute();
-  await sendMessage(
+  await sendToAccount(
     deps,
+    user.id,
     {
       channel: 'email',
       to: newEmail,
@@ -101,8 +102,9 @@ export async function confirmEmailChange(
   }
   if (user.primary_email) {
     const language = languageOf(user);
-    await sendMessage(
+    await sendToAccount(
       deps,
+      user.id,
       {
         channel: 'email',
         to: user.primary_email,

@@ -4,8 +4,8 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { sendMessage } from '../notifications/outbox.js';
 import { takeSendBudget } from '../notifications/send-budget.js';
+import { sendToAccount } from './account-outbox.js';
 import { accountMessages } from './messages.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
@@ -44,8 +44,9 @@ export async function sendPasswordResetLink(
     })
     .execute();
   const link = `${deps.config.PUBLIC_URL}/reset-password?token=${token}`;
-  await sendMessage(
+  await sendToAccount(
     deps,
+    user.id,
     {
       channel: 'email',
       to: email,

@@ -5,6 +5,21 @@ import type { Limit } from '../../lib/throttle.js';
 
 type TriesDeps = Pick<Deps, 'throttle'>;
 
+/** Where tries are counted: per account and client address, and per account from everywhere. */
+export interface PasswordTryLimits {
+  /** Names the counters: `<prefix>:<account>:<address>:<window>` and `<prefix>:<account>:<window>`. */
+  keyPrefix: string;
+  fromClient: readonly Limit[];
+  perAccount: readonly Limit[];
+}
+
+/** A listener's password (sign-in, a fresh proof); the console has its own (console/operators.ts). */
+const LISTENER_PASSWORD_TRIES: PasswordTryLimits = {
+  keyPrefix: 'password-tries',
+  fromClient: LIMITS.passwordTriesFromClient,
+  perAccount: LIMITS.passwordTriesPerAccount,
+};
+
 const tiers = (limits: readonly Limit[], key: string) =>
   limits.map((limit) => ({ key: `${key}:${limit.windowSeconds}`, limit }));
 
@@ -24,10 +39,11 @@ export async function withPasswordTries<T>(
   username: string,
   clientAddress: string,
   check: () => Promise<T>,
+  limits: PasswordTryLimits = LISTENER_PASSWORD_TRIES,
 ): Promise<T> {
   const windows = [
-    ...tiers(LIMITS.passwordTriesFromClient, `password-tries:${username}:${clientAddress}`),
-    ...tiers(LIMITS.passwordTriesPerAccount, `password-tries:${username}`),
+    ...tiers(limits.fromClient, `${limits.keyPrefix}:${username}:${clientAddress}`),
+    ...tiers(limits.perAccount, `${limits.keyPrefix}:${username}`),
   ].sort((a, b) => b.limit.windowSeconds - a.limit.windowSeconds);
   const taken: string[] = [];
   const giveBack = () => Promise.all(taken.map((key) => deps.throttle.refund(key)));

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { sendMessage } from '../notifications/outbox.js';
+import { sendToAccount } from './account-outbox.js';
 import { accountMessages, type Lang } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { findUserByMsisdn, getUser, isUniqueViolation } from './users.js';
@@ -41,8 +41,9 @@ export async function requestPhoneChange(
     .set({ pending_phone: msisdn, updated_at: deps.clock.now() })
     .where('id', '=', user.id)
     .execute();
-  await sendMessage(
+  await sendToAccount(
     deps,
+    user.id,
     { channel: 'sms', to: msisdn, text: accountMessages.phoneChangeCode(languageOf(user), code), code },
     log,
   );
@@ -105,9 +106,9 @@ export async function confirmPhoneChange(
   const language = languageOf(user);
   const text = accountMessages.phoneChanged(language, newNumber.slice(-4));
   if (user.phone_number) {
-    await sendMessage(deps, { channel: 'sms', to: user.phone_number, text }, log);
+    await sendToAccount(deps, user.id, { channel: 'sms', to: user.phone_number, text }, log);
   } else if (user.primary_email) {
     const subject = accountMessages.phoneChangedSubject(language);
-    await sendMessage(deps, { channel: 'email', to: user.primary_email, subject, text }, log);
+    await sendToAccount(deps, user.id, { channel: 'email', to: user.primary_email, subject, text }, log);
   }
 }

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
-import { sendMessage } from '../notifications/outbox.js';
+import { holderOf, sendToAccount } from './account-outbox.js';
 import { spendHmacToken } from './hmac.js';
 import { accountMessages } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp, markOtpValidated, otpResultCode } from './otp.js';
@@ -44,13 +44,12 @@ export default async function accountRoutes(api: FastifyInstance) {
     async (request) => {
       const { msisdn, email, language = 'en' } = request.query;
       const target = msisdn ?? email ?? '';
-      const code = await createOtp(deps, target, {
-        channel: msisdn ? 'sms' : 'email',
-        recipient: target,
-        clientAddress: request.ip,
-      });
-      await sendMessage(
+      const channel = msisdn ? 'sms' : 'email';
+      const code = await createOtp(deps, target, { channel, recipient: target, clientAddress: request.ip });
+      // A sign-in code belongs to the account that holds the number or address now, if any.
+      await sendToAccount(
         deps,
+        await holderOf(deps.db, channel, target),
         msisdn
           ? { channel: 'sms', to: msisdn, text: accountMessages.otp(language, code), code }
           : {

@@ -1,4 +1,4 @@
-import type { Ebarimt, PaymentEntry, Receipt } from '@tunes/shared/billing';
+import type { Ebarimt, EbarimtSummary, PaymentEntry, Receipt } from '@tunes/shared/billing';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { qrDataUrl } from '../../lib/qr-image.js';
@@ -37,7 +37,14 @@ function history(deps: Pick<Deps, 'db'>, userId: string) {
 }
 type HistoryRow = Awaited<ReturnType<ReturnType<typeof history>['executeTakeFirstOrThrow']>>;
 
-function toEntry(row: HistoryRow, ebarimt: Ebarimt | null): PaymentEntry {
+/**
+ * What the history names of an e-barimt: never its lottery number or QR data, which PosAPI 3.0
+ * lets us keep only to print on the receipt itself (decision 0033).
+ */
+const summaryOf = (ebarimt: Ebarimt | null): EbarimtSummary | null =>
+  ebarimt && { billId: ebarimt.billId, company: ebarimt.company };
+
+function toEntry(row: HistoryRow, ebarimt: EbarimtSummary | null): PaymentEntry {
   const paid = row.status === 'paid';
   return {
     invoiceId: row.invoice_id,
@@ -71,7 +78,7 @@ export async function paymentHistory(deps: Pick<Deps, 'db'>, userId: string): Pr
     deps,
     rows.filter((row) => row.status === 'paid').map((row) => row.invoice_id),
   );
-  return rows.map((row) => toEntry(row, ebarimtViewOf(views, row.invoice_id).ebarimt));
+  return rows.map((row) => toEntry(row, summaryOf(ebarimtViewOf(views, row.invoice_id).ebarimt)));
 }
 
 /** `GET /api/users/me/receipts/{invoiceId}`: a paid invoice as its printable receipt shows it. */
@@ -106,8 +113,10 @@ export async function paymentReceipt(
     }
   }
   const view = ebarimtViewOf(await ebarimtViews(deps, [invoiceId]), invoiceId);
+  const entry = toEntry(row, null);
   return {
-    ...toEntry(row, view.ebarimt),
+    ...entry,
+    receipt: entry.receipt && { ...entry.receipt, ebarimt: view.ebarimt },
     buyer: { name: subscriberName(buyer), phone: buyer.phone_number, email: buyer.primary_email },
     seller: SELLER,
     period,

@@ -45,7 +45,7 @@ const insertNotice = prepared((db: Deps['db'], args: NoticeArgs) =>
         .returning('key'),
     )
     .insertInto('outbox_messages')
-    .columns(['channel', 'recipient', 'subject', 'text', 'link', 'created_at'])
+    .columns(['channel', 'recipient', 'subject', 'text', 'link', 'created_at', 'user_id'])
     .expression((eb) =>
       eb
         .selectFrom('users as u')
@@ -59,6 +59,8 @@ const insertNotice = prepared((db: Deps['db'], args: NoticeArgs) =>
           inLanguage(args.textEn, args.textMn).as('text'),
           u.val(args.link).as('link'),
           u.val(args.now).as('created_at'),
+          // Named by account, so a number or address that changes hands keeps it (security.md).
+          'u.id as user_id',
         ])
         .where('u.id', '=', args.userId)
         .where('u.deleted_at', 'is', null)

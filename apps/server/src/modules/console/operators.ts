@@ -3,7 +3,9 @@ import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { qrDataUrl } from '../../lib/qr-image.js';
+import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
+import { type PasswordTryLimits, withPasswordTries } from '../accounts/password-tries.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../accounts/secrets.js';
 import { audit } from './audit.js';
 import type { OperatorRole } from './tables.js';
@@ -14,12 +16,12 @@ export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 export const PASSWORD_MIN_LENGTH = 12;
-const SIGN_IN_TRIES = {
-  limit: 5,
-  windowSeconds: 15 * 60,
-  message: 'Too many failed sign-ins. Wait a while.',
+/** Failed sign-ins count per operator and client address, and per operator from everywhere. */
+const SIGN_IN_TRIES: PasswordTryLimits = {
+  keyPrefix: 'console-sign-in',
+  fromClient: LIMITS.consoleSignInTriesFromClient,
+  perAccount: LIMITS.consoleSignInTriesPerAccount,
 };
-const SETUP_TRIES = { limit: 10, windowSeconds: 15 * 60, message: 'Too many wrong codes. Wait a while.' };
 
 type Db = Kysely<Database>;
 type ConsoleDeps = Pick<Deps, 'db' | 'clock' | 'throttle'>;
@@ -85,9 +87,28 @@ export async function listOperators(db: Db): Promise<OperatorView[]> {
 
 export const setupUrlFor = (token: string) => `/admin/setup?token=${token}`;
 
-/** A new one-time set-up link for the operator; their earlier unused links stop working. */
-export async function issueSetupLink(trx: Db, operatorId: string, now: Date): Promise<string> {
+/**
+ * A new one-time set-up link for the operator, in the caller's transaction. Their earlier unused
+ * links stop working, and so do their password, authenticator and sessions: whoever held them
+ * (the reason a new link is asked for) cannot sign in while the operator enrols again.
+ */
+export async function issueSetupLink(
+  trx: Db,
+  operatorId: string,
+  now: Date,
+): Promise<{ setupUrl: string; sessionsEnded: number }> {
   await trx.deleteFrom('operator_setup_links').where('operator_id', '=', operatorId).execute();
+  await trx
+    .updateTable('operators')
+    .set({ password_hash: null, totp_secret: null, totp_last_step: null })
+    .where('id', '=', operatorId)
+    .execute();
+  const ended = await trx
+    .updateTable('operator_sessions')
+    .set({ ended_at: now })
+    .where('operator_id', '=', operatorId)
+    .where('ended_at', 'is', null)
+    .executeTakeFirst();
   const token = randomToken();
   await trx
     .insertInto('operator_setup_links')
@@ -98,7 +119,7 @@ export async function issueSetupLink(trx: Db, operatorId: string, now: Date): Pr
       created_at: now,
     })
     .execute();
-  return setupUrlFor(token);
+  return { setupUrl: setupUrlFor(token), sessionsEnded: Number(ended.numUpdatedRows) };
 }
 
 /** A new operator (not yet set up) and their set-up link; `actorId` is the admin who asked, if any. */
@@ -117,7 +138,7 @@ export async function createOperator(
       .returning(operatorColumns)
       .executeTakeFirst();
     if (!row) throw conflict(`An operator with the e-mail ${email} already exists.`, 'operator_exists');
-    const setupUrl = await issueSetupLink(trx, row.id, now);
+    const { setupUrl } = await issueSetupLink(trx, row.id, now);
     const operator = toOperatorView(row);
     if (actorId) {
       await audit(trx, now, {
@@ -182,7 +203,7 @@ export async function completeSetup(
   checkPassword(input.password);
   const link = await liveSetupLink(deps.db, input.token, now);
   if (!link?.pending_totp_secret) throw setupLinkInvalid();
-  await enforce(deps.throttle, `console-setup:${link.token_hash}`, SETUP_TRIES);
+  await enforce(deps.throttle, `console-setup:${link.token_hash}`, LIMITS.consoleSetupCodeTries);
   const step = await verifyTotp(link.pending_totp_secret, input.code, now, null);
   if (step === null)
     throw badRequest('The code from the authenticator app is not right.', 'code', 'invalid_totp');
@@ -226,15 +247,26 @@ export async function completeSetup(
 const invalidCredentials = () =>
   new AppError(401, 'invalid_credentials', 'The e-mail, password or authenticator code is not right.');
 
-/** Sign-in with e-mail, password and a TOTP code not used before; 5 failures per e-mail per 15 min. */
+/**
+ * Sign-in with e-mail, password and a TOTP code not used before. Failures are counted before the
+ * check (security.md): 5 per operator and client address per 15 min, 20 per operator an hour from
+ * everywhere; a stranger's guesses close their own address, not the operator's console.
+ */
 export async function signIn(
   deps: ConsoleDeps,
   input: { email: string; password: string; code: string },
+  clientAddress: string,
+): Promise<{ operator: OperatorView; sessionToken: string }> {
+  const email = input.email.trim().toLowerCase();
+  return withPasswordTries(deps, email, clientAddress, () => checkSignIn(deps, email, input), SIGN_IN_TRIES);
+}
+
+async function checkSignIn(
+  deps: ConsoleDeps,
+  email: string,
+  input: { password: string; code: string },
 ): Promise<{ operator: OperatorView; sessionToken: string }> {
   const now = deps.clock.now();
-  const email = input.email.trim().toLowerCase();
-  const triesKey = `console-sign-in:${email}`;
-  await enforce(deps.throttle, triesKey, SIGN_IN_TRIES);
   const row = await deps.db
     .selectFrom('operators')
     .select([...operatorColumns, 'totp_last_step'])
@@ -243,7 +275,8 @@ export async function signIn(
   const passwordRight = await verifyPassword(input.password, row?.password_hash ?? null);
   if (!row || !passwordRight || row.disabled_at || !row.totp_secret) throw invalidCredentials();
   const lastStep = row.totp_last_step === null ? null : Number(row.totp_last_step);
-  const step = await verifyTotp(row.totp_secret, input.code, now, lastStep);
+  const totpSecret = row.totp_secret;
+  const step = await verifyTotp(totpSecret, input.code, now, lastStep);
   if (step === null) throw invalidCredentials();
   const result = await deps.db.transaction().execute(async (trx) => {
     // The step moves forward once: a code replayed at once, or later, is refused here.
@@ -253,6 +286,8 @@ export async function signIn(
       .where('id', '=', row.id)
       .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step))]))
       .where('disabled_at', 'is', null)
+      // A set-up link issued since the check above ended these credentials (issueSetupLink).
+      .where('totp_secret', '=', totpSecret)
       .returning(operatorColumns)
       .executeTakeFirst();
     if (!taken) return null;
@@ -266,7 +301,6 @@ export async function signIn(
     return { operator: toOperatorView(taken), sessionToken };
   });
   if (!result) throw invalidCredentials();
-  await deps.throttle.refund(triesKey);
   return result;
 }
 
@@ -388,7 +422,10 @@ export async function updateOperator(
   });
 }
 
-/** A fresh set-up link for an operator who lost their authenticator; they enrol again. */
+/**
+ * A fresh set-up link for an operator who lost their authenticator or password; the old ones and
+ * their sessions end with it (issueSetupLink) and they enrol again.
+ */
 export async function reissueSetupLink(
   deps: Pick<Deps, 'db' | 'clock'>,
   actorId: string,
@@ -396,14 +433,21 @@ export async function reissueSetupLink(
 ): Promise<string> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const found = await trx.selectFrom('operators').select('id').where('id', '=', id).executeTakeFirst();
-    if (!found) throw notFound('No such operator.');
-    const setupUrl = await issueSetupLink(trx, id, now);
+    const before = await trx
+      .selectFrom('operators')
+      .select(operatorColumns)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) throw notFound('No such operator.');
+    const { setupUrl, sessionsEnded } = await issueSetupLink(trx, id, now);
     await audit(trx, now, {
       operatorId: actorId,
       action: 'operator.setup_link',
       targetType: 'operator',
       targetId: id,
+      before: { setUp: toOperatorView(before).setUp },
+      after: { setUp: false, sessionsEnded },
     });
     return setupUrl;
   });

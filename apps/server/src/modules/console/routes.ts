@@ -150,7 +150,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { operator, sessionToken: token } = await signIn(deps, request.body);
+      const { operator, sessionToken: token } = await signIn(deps, request.body, request.ip);
       setSessionCookie(reply, token, secure);
       return { operator };
     },
@@ -390,7 +390,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
     async (request) => ({
       subscription: await extendSubscription(
         deps,
-        operatorOf(request).operator.id,
+        operatorOf(request).operator,
         request.params.id,
         request.params.subscriptionId,
         request.body.days,

@@ -9,6 +9,9 @@ import { notifyOnce } from '../billing/notices.js';
 import { recordGrant } from '../premium/ledger.js';
 import { cancelAutoRenew } from '../premium/subscriptions.js';
 import { audit } from './audit.js';
+import { refuseOverCap } from './extension-cap.js';
+import { sentMessagesForSupport } from './sent-messages.js';
+import type { OperatorRole } from './tables.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -165,20 +168,7 @@ export async function userDetail(deps: SupportDeps, id: string) {
     .orderBy('i.created_at', 'desc')
     .limit(100)
     .execute();
-  const addresses = [user.phone_number, user.primary_email].filter((value): value is string =>
-    Boolean(value),
-  );
-  const messages =
-    addresses.length === 0
-      ? []
-      : await db
-          .selectFrom('outbox_messages')
-          .select(['channel', 'recipient', 'text', 'created_at'])
-          .where('recipient', 'in', addresses)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(50)
-          .execute();
+  const messages = await sentMessagesForSupport(db, id);
   const sessions = await db
     .selectFrom('refresh_tokens')
     .select((eb) => eb.fn.count<string>('family_id').distinct().as('count'))
@@ -205,12 +195,7 @@ export async function userDetail(deps: SupportDeps, id: string) {
       refundedAt: row.refunded_at ? new Date(row.refunded_at).toISOString() : null,
       receiptUrl: row.status === 'paid' ? `/receipts/${encodeURIComponent(row.invoice_id)}` : null,
     })),
-    messages: messages.map((row) => ({
-      channel: row.channel,
-      to: row.recipient,
-      text: row.text,
-      createdAt: row.created_at.toISOString(),
-    })),
+    messages,
     activeSessions: Number(sessions?.count ?? 0),
   };
 }
@@ -227,18 +212,24 @@ async function ownedSubscriptionRow(deps: SupportDeps, userId: string, subscript
   return row;
 }
 
-/** Moves the period's end (and its next billing step) `days` later. */
+/**
+ * Moves the period's end (and its next billing step) `days` later, within the operator's caps
+ * (extension-cap.ts): a refusal is answered 403 and written to the audit log.
+ */
 export async function extendSubscription(
   deps: SupportDeps,
-  operatorId: string,
+  operator: { id: string; role: OperatorRole },
   userId: string,
   subscriptionId: string,
   days: number,
 ) {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  const operatorId = operator.id;
+  const done = await deps.db.transaction().execute(async (trx) => {
     const tx = { db: trx, clock: deps.clock };
     const before = await ownedSubscriptionRow(tx, userId, subscriptionId);
+    const refusal = await refuseOverCap(trx, now, { operatorId, role: operator.role, userId, subscriptionId, days });
+    if (refusal) return { refusal };
     const shift = days * DAY_MS;
     const from = before.end_date > now ? before.end_date : now;
     const newEnd = new Date(from.getTime() + shift);
@@ -272,8 +263,10 @@ export async function extendSubscription(
       before: toSubscriptionView(before, userId, now),
       after: { ...view, days, userId },
     });
-    return view;
+    return { view };
   });
+  if ('refusal' in done) throw done.refusal;
+  return done.view;
 }
 
 /** Cancels: no renewal (the listener's own cancel, billing code), or the period ends now. */

@@ -96,7 +96,8 @@ const paymentSchema = z.object({
 /** Sums differ by rounding to the tögrög's two decimals at most. */
 const CENT = 0.01;
 const close = (a: number, b: number, tolerance = CENT) => Math.abs(a - b) <= tolerance + 1e-9;
-const sum = (values: (number | null | undefined)[]) => values.reduce<number>((total, v) => total + (v ?? 0), 0);
+const sum = (values: (number | null | undefined)[]) =>
+  values.reduce<number>((total, v) => total + (v ?? 0), 0);
 
 /**
  * The VAT a VAT-paying merchant charges on a VAT_ABLE amount: 10 % of the price before taxes,
@@ -168,14 +169,20 @@ export const posReceiptRequestSchema = receiptRequestShape.superRefine((body, ct
         (receipt.taxType === 'VAT_FREE' || receipt.taxType === 'VAT_ZERO') &&
         !/^\d{3}$/.test(item.taxProductCode ?? '')
       ) {
-        problem('a VAT_FREE or VAT_ZERO item names its 3-digit taxProductCode', at('items', i, 'taxProductCode'));
+        problem(
+          'a VAT_FREE or VAT_ZERO item names its 3-digit taxProductCode',
+          at('items', i, 'taxProductCode'),
+        );
       }
       if (item.barCodeType && item.barCodeType !== 'UNDEFINED' && !filled(item.barCode)) {
         problem(`a ${item.barCodeType} item names its barCode`, at('items', i, 'barCode'));
       }
       const vat = expectedVat(receipt.taxType, item.totalAmount, item.totalCityTax ?? 0);
       if (!close(item.totalVAT ?? 0, vat)) {
-        problem(`totalVAT must be ${vat} for a ${receipt.taxType} total of ${item.totalAmount}`, at('items', i, 'totalVAT'));
+        problem(
+          `totalVAT must be ${vat} for a ${receipt.taxType} total of ${item.totalAmount}`,
+          at('items', i, 'totalVAT'),
+        );
       }
     });
     const n = receipt.items.length;
@@ -195,7 +202,8 @@ export const posReceiptRequestSchema = receiptRequestShape.superRefine((body, ct
     ['totalCityTax', body.totalCityTax ?? 0, sum(body.receipts.map((receipt) => receipt.totalCityTax))],
   ] as const;
   for (const [field, given, receipts] of batch) {
-    if (!close(given, receipts, CENT * n)) problem(`${field} must be the receipts' sum, ${receipts}`, [field]);
+    if (!close(given, receipts, CENT * n))
+      problem(`${field} must be the receipts' sum, ${receipts}`, [field]);
   }
 });
 

@@ -1,6 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type Exchange, GatewayError } from '../premium/gateway.js';
 import type { JsonAnswer, JsonCall, JsonRequest } from '../premium/transport.js';
+import {
+  posReceiptIssuedSchema,
+  posReceiptNotIssuedSchema,
+  taxpayerInfoAnswerSchema,
+  tinInfoAnswerSchema,
+} from './posapi-contract.js';
 
 /** A VAT receipt to issue: to a citizen (B2C, with a lottery number) or to a company (B2B). */
 export interface ReceiptRequest {
@@ -48,19 +54,18 @@ export function includedVat(total: number): number {
   return Math.round((total / 11) * 100) / 100;
 }
 
-const receiptAnswer = z.object({
-  id: z.string().min(1).max(100),
-  status: z.string().max(40),
-  message: z.string().max(2000).nullish(),
-  lottery: z.string().max(40).nullish(),
-  qrData: z.string().max(4000).nullish(),
-  date: z.string().max(40).nullish(),
-});
-const tinAnswer = z.object({ status: z.number().int(), data: z.union([z.string(), z.number()]).nullish() });
-const infoAnswer = z.object({
-  status: z.number().int(),
-  data: z.object({ name: z.string().max(500) }).nullish(),
-});
+/**
+ * PosAPI forbids keeping a receipt's `lottery` and `qrData` in any form but printed on the
+ * receipt (decision 0033): what the adapter hands the payment log has them masked.
+ */
+export function withoutReceiptCodes(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const masked: Record<string, unknown> = { ...body };
+  for (const field of ['lottery', 'qrData'] as const) {
+    if (typeof masked[field] === 'string' && masked[field] !== '') masked[field] = '(on the receipt only)';
+  }
+  return masked;
+}
 
 /**
  * The tax authority's PosAPI 3.0 (product.md §12): `POST {EBARIMT_URL}/rest/receipt` issues a
@@ -82,13 +87,15 @@ export function httpEbarimtGateway(options: EbarimtOptions): EbarimtGateway {
       throw new GatewayError(`e-barimt: unreachable: ${(error as Error).message}`, logged, null);
     }
     if (answer.status < 200 || answer.status >= 300) {
-      throw new GatewayError(`e-barimt: answered ${answer.status}`, logged, answer.body);
+      throw new GatewayError(`e-barimt: answered ${answer.status}`, logged, withoutReceiptCodes(answer.body));
     }
     return answer;
   };
   const read = <T>(answer: JsonAnswer, schema: z.ZodType<T>, logged: Record<string, unknown>): T => {
     const parsed = schema.safeParse(answer.body);
-    if (!parsed.success) throw new GatewayError('e-barimt: an unreadable answer', logged, answer.body);
+    if (!parsed.success) {
+      throw new GatewayError('e-barimt: an unreadable answer', logged, withoutReceiptCodes(answer.body));
+    }
     return parsed.data;
   };
 
@@ -134,23 +141,23 @@ export function httpEbarimtGateway(options: EbarimtOptions): EbarimtGateway {
       };
       const request: JsonRequest = { method: 'POST', url: `${options.baseUrl}/rest/receipt`, body };
       const logged = { url: request.url, body };
-      const answer = read(await send(request), receiptAnswer, logged);
-      if (answer.status !== 'SUCCESS' || !answer.qrData || !answer.date) {
+      const answer = await send(request);
+      const issued = posReceiptIssuedSchema.safeParse(answer.body);
+      if (!issued.success) {
+        const refused = posReceiptNotIssuedSchema.safeParse(answer.body);
         throw new GatewayError(
-          `e-barimt: the receipt was refused (${answer.status}: ${answer.message ?? ''})`,
+          refused.success
+            ? `e-barimt: the receipt was not issued (${refused.data.status}: ${refused.data.message})`
+            : 'e-barimt: an unreadable answer',
           logged,
-          answer,
+          withoutReceiptCodes(answer.body),
         );
       }
+      const { id, lottery, qrData, date } = issued.data;
       return {
         request: logged,
-        response: answer,
-        result: {
-          id: answer.id,
-          lottery: answer.lottery || null,
-          qrData: answer.qrData,
-          date: answer.date,
-        },
+        response: withoutReceiptCodes(issued.data),
+        result: { id, lottery: lottery || null, qrData, date },
       };
     },
 
@@ -167,14 +174,16 @@ export function httpEbarimtGateway(options: EbarimtOptions): EbarimtGateway {
     async findCompany(registry) {
       const tinUrl = `${options.infoUrl}/api/info/check/getTinInfo?${new URLSearchParams({ regNo: registry })}`;
       const tinLogged = { url: tinUrl };
-      const tin = read(await send({ method: 'GET', url: tinUrl }), tinAnswer, tinLogged);
+      const tin = read(await send({ method: 'GET', url: tinUrl }), tinInfoAnswerSchema, tinLogged);
       if (tin.status !== 200 || tin.data === null || tin.data === undefined) {
         return { request: tinLogged, response: tin, result: null };
       }
       const infoUrl = `${options.infoUrl}/api/info/check/getInfo?${new URLSearchParams({ tin: String(tin.data) })}`;
-      const info = read(await send({ method: 'GET', url: infoUrl }), infoAnswer, { url: infoUrl });
+      const info = read(await send({ method: 'GET', url: infoUrl }), taxpayerInfoAnswerSchema, {
+        url: infoUrl,
+      });
       const result =
-        info.status === 200 && info.data ? { tin: String(tin.data), name: info.data.name } : null;
+        info.status === 200 && info.data?.found ? { tin: String(tin.data), name: info.data.name } : null;
       return { request: { url: infoUrl }, response: info, result };
     },
   };

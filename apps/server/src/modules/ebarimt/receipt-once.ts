@@ -73,6 +73,12 @@ export function receiptRequestOfPaid<Paid extends PaidInvoice>(
     .onConflict((oc) => oc.columns(['invoice_id', 'kind']).doNothing());
 }
 
+/**
+ * A receipt's lottery number and QR data are kept only while the receipt is in force, to print
+ * it (PosAPI 3.0 forbids keeping them otherwise; decision 0033): one leaving `issued` drops them.
+ */
+const NO_RECEIPT_CODES = { lottery: null, qr_data: null };
+
 const backoffMs = (attempts: number) =>
   Math.min(MAX_BACKOFF_MINUTES, 2 ** Math.max(0, attempts - 1)) * 60_000;
 
@@ -156,7 +162,7 @@ export async function runReceiptStep(
     if (outcome === 'issued') {
       await deps.db
         .updateTable('ebarimt_receipts')
-        .set({ status: 'void_pending', next_attempt_at: deps.clock.now() })
+        .set({ status: 'void_pending', next_attempt_at: deps.clock.now(), ...NO_RECEIPT_CODES })
         .where('invoice_id', '=', invoiceId)
         .where('kind', '=', 'citizen')
         .where('status', '=', 'issued')
@@ -199,7 +205,7 @@ export async function voidInvoiceReceipts(
     .execute();
   const voiding = await db
     .updateTable('ebarimt_receipts')
-    .set({ status: 'void_pending', next_attempt_at: now })
+    .set({ status: 'void_pending', next_attempt_at: now, ...NO_RECEIPT_CODES })
     .where('invoice_id', '=', invoiceId)
     .where('status', '=', 'issued')
     .returning('kind')
@@ -242,8 +248,8 @@ async function issue(
       .set({
         status: sql<ReceiptStatus>`case when ${stillWanted} then 'issued' else 'void_pending' end`,
         bill_id: receipt.id,
-        lottery: receipt.lottery,
-        qr_data: receipt.qrData,
+        lottery: sql<string | null>`case when ${stillWanted} then ${receipt.lottery}::text end`,
+        qr_data: sql<string | null>`case when ${stillWanted} then ${receipt.qrData}::text end`,
         receipt_date: receipt.date,
         issued_at: issuedAt,
         next_attempt_at: sql<Date | null>`case when ${stillWanted} then null else ${issuedAt}::timestamptz end`,

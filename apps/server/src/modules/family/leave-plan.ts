@@ -3,7 +3,7 @@ import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { sendMessage } from '../notifications/outbox.js';
+import { sendToAccount } from '../accounts/account-outbox.js';
 import { familyMessages } from './messages.js';
 import { findSharingPlan } from './sharing-plan.js';
 import './tables.js';
@@ -73,9 +73,9 @@ export async function tellOwnerMemberLeft(
     member.first_name.trim() || (member.phone_number ? formatPhoneForDisplay(member.phone_number) : null);
   const text = familyMessages.memberLeft(lang, who);
   if (owner.phone_number) {
-    await sendMessage(deps, { channel: 'sms', to: owner.phone_number, text }, log);
+    await sendToAccount(deps, ownerId, { channel: 'sms', to: owner.phone_number, text }, log);
   } else if (owner.primary_email) {
     const subject = familyMessages.memberLeftSubject(lang);
-    await sendMessage(deps, { channel: 'email', to: owner.primary_email, subject, text }, log);
+    await sendToAccount(deps, ownerId, { channel: 'email', to: owner.primary_email, subject, text }, log);
   }
 }

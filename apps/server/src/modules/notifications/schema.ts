@@ -14,6 +14,8 @@ export interface OutboxMessagesTable {
   code: string | null;
   /** The link the message carries, if any. */
   link: string | null;
+  /** The account it was sent to; null for an address no account held (migration 2026120120). */
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
   delivered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   delivery_error: string | null;
   /** Delivery tries so far; a failed one is tried again at `next_attempt_at` by the job queue. */

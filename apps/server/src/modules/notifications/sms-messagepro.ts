@@ -64,7 +64,8 @@ export function readMessageProAnswer(status: number, body: string): string {
   } catch {
     throw new Error('MessagePro answered 200 without its JSON result');
   }
-  const result = (Array.isArray(results) ? results[0] : results) as MessageProResult | undefined;
+  if (!Array.isArray(results)) throw new Error('MessagePro answered 200 without its JSON result');
+  const result = results[0] as MessageProResult | undefined;
   if (result?.Result !== 'SUCCESS') {
     const reason = typeof result?.Reason === 'string' ? `: ${result.Reason}` : '';
     throw new Error(

@@ -4,7 +4,15 @@ import {
   PAYMENT_REDIRECT_OS,
   PAYMENT_TYPE,
 } from '@tunes/shared/constants';
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  gatewayChargeAnswerSchema as chargeAnswer,
+  gatewayCheckAnswerSchema as checkAnswer,
+  gatewayRefundAnswerSchema as refundAnswer,
+  gatewayTokenAnswerSchema as tokenAnswer,
+  gatewayTransactionsAnswerSchema as transactionsAnswer,
+  gatewayVoidAnswerSchema as voidAnswer,
+} from './gateway-contract.js';
 import type { JsonPost } from './transport.js';
 
 /** The payment token request of product.md §3, without the credentials the adapter adds. */
@@ -141,63 +149,6 @@ export interface PaymentGateway {
   paymentPageUrl(token: string): string;
 }
 
-const tokenAnswer = z.object({ token: z.string().min(8).max(200) });
-const checkAnswer = z.object({
-  invoice_id: z.string(),
-  status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
-  amount: z.number().int(),
-  currency: z.string(),
-  card: z
-    .object({ token: z.string(), brand: z.string(), last4: z.string(), expires: z.string() })
-    .nullable()
-    .optional(),
-});
-const refundAnswer = z.object({
-  invoice_id: z.string(),
-  status: z.literal('refunded'),
-  amount: z.number().int(),
-  currency: z.string(),
-});
-const voidAnswer = z.object({ invoice_id: z.string(), status: z.literal('cancelled') });
-const transactionsAnswer = z.object({
-  invoice_id: z.string(),
-  payment: z
-    .object({
-      status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
-      amount: z.number().int(),
-      currency: z.string(),
-      created_at: z.string(),
-      settled_at: z.string().nullable(),
-    })
-    .nullable(),
-  charges: z.array(
-    z.object({
-      attempt: z.number().int(),
-      status: z.enum(['paid', 'declined']),
-      amount: z.number().int(),
-      currency: z.string(),
-      created_at: z.string(),
-    }),
-  ),
-  refunds: z.array(
-    z.object({
-      refund_id: z.string(),
-      reference: z.string(),
-      amount: z.number().int(),
-      currency: z.string(),
-      created_at: z.string(),
-    }),
-  ),
-});
-const chargeAnswer = z.object({
-  invoice_id: z.string(),
-  attempt: z.number().int(),
-  status: z.enum(['paid', 'declined']),
-  amount: z.number().int(),
-  currency: z.string(),
-  reference: z.string().max(100).optional(),
-});
-
 export interface GatewayOptions {
   baseUrl: string;
   clientId: string;
@@ -205,10 +156,6 @@ export interface GatewayOptions {
   post: JsonPost;
 }
 
-/**
- * The provider protocol of product.md §7 (`POST {provider}/rest/token`, the gateway page, a
- * check-payment call) spoken to `PAYMENT_PROVIDER_URL`: the built-in sandbox by default.
- */
 /** A provider answer for the payment log: a saved card's token keeps only its last 4 characters. */
 function withoutCardToken(body: unknown): unknown {
   if (!body || typeof body !== 'object' || !('card' in body)) return body;
@@ -217,6 +164,11 @@ function withoutCardToken(body: unknown): unknown {
   return { ...body, card: { ...card, token: `…${card.token.slice(-4)}` } };
 }
 
+/**
+ * The provider protocol of product.md §7 (`POST {provider}/rest/token`, the gateway page, a
+ * check-payment call) spoken to `PAYMENT_PROVIDER_URL`, the built-in sandbox by default; its
+ * answers are read with the schemas of gateway-contract.ts.
+ */
 export function httpPaymentGateway({
   baseUrl,
   clientId,

@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '@tunes/shared/billing';
+import type { PaymentStatus, PaymentStatusAnswer } from '@tunes/shared/billing';
 import type { Invoice } from '@tunes/shared/premium';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { forbidden, notFound } from '../../lib/errors.js';
@@ -101,15 +101,26 @@ export function shopperStatus(status: InvoiceStatus): PaymentStatus {
   }
 }
 
-/** `GET /api/payments/{invoiceId}`: the owner's view of a payment in progress. */
+/**
+ * `GET /api/payments/{invoiceId}`: the owner's view of a payment in progress. A pending invoice
+ * that QPay says was paid in part (PARTIAL, qpay-payments.ts) says how much: it stays open.
+ */
 export async function paymentStatus(
   deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
   userId: string,
   invoiceId: string,
-): Promise<{ status: PaymentStatus }> {
+): Promise<PaymentStatusAnswer> {
   await ownInvoice(deps, userId, invoiceId);
-  const status = await checkSoon(deps, invoiceId, 'check');
-  return { status: shopperStatus(status ?? 'created') };
+  const status = shopperStatus((await checkSoon(deps, invoiceId, 'check')) ?? 'created');
+  if (status !== 'pending') return { status };
+  const part = await deps.db
+    .selectFrom('qpay_invoices as q')
+    .innerJoin('payment_invoices as i', 'i.invoice_id', 'q.invoice_id')
+    .select(['q.partly_paid', 'i.currency'])
+    .where('q.invoice_id', '=', invoiceId)
+    .where('q.partly_paid', '>', 0)
+    .executeTakeFirst();
+  return part ? { status, partlyPaid: { amount: part.partly_paid, currency: part.currency } } : { status };
 }
 
 /**

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import { type Exchange, GatewayError } from './gateway.js';
+import { QPAY_DOCUMENTED_PAYMENT_STATUSES, qpayCreateInvoiceRequest } from './qpay-contract.js';
 import type { JsonAnswer, JsonCall } from './transport.js';
 
 /** What our invoice asks QPay for (`POST /v2/invoice`); the adapter adds the invoice code. */
 export interface QpayInvoiceRequest {
-  /** Our invoice id: QPay keeps it as `sender_invoice_no`. */
+  /** Our unique number for the invoice, at most 45 characters (qpay-payments.ts `qpaySenderInvoiceNo`). */
   senderInvoiceNo: string;
   description: string;
   amount: number;
@@ -28,11 +29,13 @@ export interface QpayInvoice {
 }
 
 /**
- * QPay's documented payment statuses: `PARTIAL` is part of an invoice paid, `REFUND` a refund asked
- * and under way, `REFUNDED` given back.
+ * The payment statuses the adapter reads: the description's (qpay-contract.ts: `PARTIAL` is part
+ * of an invoice paid, `REFUND` a payment given back) and `REFUNDED`, which QPay's older pages
+ * name. A row in any other status is `UNKNOWN`: it counts as nothing, and the answer stays readable.
  */
-export const QPAY_PAYMENT_STATUSES = ['NEW', 'FAILED', 'PAID', 'PARTIAL', 'REFUND', 'REFUNDED'] as const;
+export const QPAY_PAYMENT_STATUSES = [...QPAY_DOCUMENTED_PAYMENT_STATUSES, 'REFUNDED', 'UNKNOWN'] as const;
 export type QpayPaymentStatus = (typeof QPAY_PAYMENT_STATUSES)[number];
+const knownStatuses = new Set<string>(QPAY_PAYMENT_STATUSES);
 
 /** `POST /v2/payment/check` for one QPay invoice: its payments and the sum paid. */
 export interface QpayPayments {
@@ -106,12 +109,14 @@ const invoiceAnswer = z.object({
 const invoiceStateAnswer = z.object({ invoice_status: z.string().max(40), total_amount: amount });
 const paymentCheckAnswer = z.object({
   count: z.number().int(),
-  paid_amount: amount.optional(),
   rows: z
     .array(
       z.object({
         payment_id: z.union([z.string(), z.number()]).transform(String),
-        payment_status: z.enum(QPAY_PAYMENT_STATUSES),
+        payment_status: z
+          .string()
+          .max(40)
+          .transform((status) => (knownStatuses.has(status) ? (status as QpayPaymentStatus) : 'UNKNOWN')),
         payment_amount: amount,
         payment_currency: z.string().max(8),
         payment_date: z.string().max(40).nullish(),
@@ -120,11 +125,13 @@ const paymentCheckAnswer = z.object({
     .max(500),
 });
 
-/** QPay's error key (`{ error, message }`), if the answer has one. */
-const errorKeyOf = (body: unknown) =>
-  body && typeof body === 'object' && 'error' in body && typeof body.error === 'string'
-    ? body.error
-    : undefined;
+/** QPay's error key: `error`, else `message` (which the description's client reads), if either is one. */
+function errorKeyOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error === 'string') return error;
+  return typeof message === 'string' && /^[A-Z_]{3,60}$/.test(message) ? message : undefined;
+}
 
 /** A token is renewed this long before QPay says it ends, so no call carries a dying one. */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -243,19 +250,22 @@ export function httpQpayGateway(options: QpayOptions): QpayGateway {
 
   return {
     async createInvoice(input) {
-      const exchange = await api(
-        'POST',
-        '/v2/invoice',
-        {
-          invoice_code: options.invoiceCode,
-          sender_invoice_no: input.senderInvoiceNo,
-          invoice_receiver_code: options.receiverCode,
-          invoice_description: input.description,
-          amount: input.amount,
-          callback_url: input.callbackUrl,
-        },
-        invoiceAnswer,
-      );
+      const body = {
+        invoice_code: options.invoiceCode,
+        sender_invoice_no: input.senderInvoiceNo,
+        invoice_receiver_code: options.receiverCode,
+        invoice_description: input.description,
+        amount: input.amount,
+        callback_url: input.callbackUrl,
+      };
+      // A request QPay's description refuses is our mistake (a code or an address too long): it
+      // is named here rather than sent.
+      const checked = qpayCreateInvoiceRequest.safeParse(body);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        throw fail(`the invoice breaks QPay's rules: ${issue?.path.join('.')} ${issue?.message}`, body, null);
+      }
+      const exchange = await api('POST', '/v2/invoice', body, invoiceAnswer);
       const { result } = exchange;
       return {
         request: exchange.request,
@@ -298,19 +308,28 @@ export function httpQpayGateway(options: QpayOptions): QpayGateway {
           ? { paidAt: new Date(row.payment_date) }
           : {}),
       }));
-      const paidAmount =
-        exchange.result.paid_amount ??
-        rows.filter((row) => row.status === 'PAID').reduce((sum, row) => sum + row.amount, 0);
+      // QPay's `paid_amount` may count part payments: what was paid in full is summed here.
+      const paidAmount = rows
+        .filter((row) => row.status === 'PAID')
+        .reduce((sum, row) => sum + row.amount, 0);
       return { ...exchange, result: { paidAmount, rows } };
     },
     async cancelInvoice(qpayInvoiceId) {
-      const exchange = await api(
-        'DELETE',
-        `/v2/invoice/${encodeURIComponent(qpayInvoiceId)}`,
-        undefined,
-        z.unknown(),
-      );
-      return { ...exchange, result: null };
+      try {
+        const exchange = await api(
+          'DELETE',
+          `/v2/invoice/${encodeURIComponent(qpayInvoiceId)}`,
+          undefined,
+          z.unknown(),
+        );
+        return { ...exchange, result: null };
+      } catch (error) {
+        // Asked again after a lost answer: it is cancelled already, which is what we asked.
+        if (error instanceof GatewayError && errorKeyOf(error.response) === 'INVOICE_ALREADY_CANCELED') {
+          return { request: error.request, response: error.response, result: null };
+        }
+        throw error;
+      }
     },
     async refundPayment(paymentId, note) {
       try {

@@ -1,10 +1,23 @@
+import { createHash } from 'node:crypto';
 import type { QpayCheckout } from '@tunes/shared/billing';
 import { conflict, notFound } from '../../lib/errors.js';
 import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { findInvoiceParty, writePaymentLog } from './payment-log.js';
-import type { QpayDeeplink } from './qpay-gateway.js';
+import type { QpayDeeplink, QpayInvoice } from './qpay-gateway.js';
 import './tables.js';
+
+/**
+ * Our invoice's number at QPay (`sender_invoice_no`, unique, at most 45 characters in QPay's
+ * description; our invoice ids are 47–54): the UUID our ids begin with, without hyphens (32
+ * characters), or for any other id the first 32 hex digits of its SHA-256. The `qpay_invoices`
+ * row links our invoice to QPay's; this is only how QPay's own screens name it.
+ */
+export function qpaySenderInvoiceNo(invoiceId: string): string {
+  const uuid = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})/i.exec(invoiceId);
+  if (uuid) return uuid.slice(1).join('').toLowerCase();
+  return createHash('sha256').update(invoiceId).digest('hex').slice(0, 32);
+}
 
 /** Where QPay calls us when an invoice is paid; it carries our invoice id and nothing else. */
 export const qpayCallbackUrl = (publicUrl: string, invoiceId: string) =>
@@ -44,10 +57,11 @@ const storedQpayInvoice = (deps: Pick<PaymentDeps, 'db'>, invoiceId: string) =>
     .executeTakeFirst();
 
 /**
- * The QPay invoice of one of our open invoices: opened at QPay on first ask (our invoice id as
- * `sender_invoice_no`, the callback URL naming it), the same one afterwards, so a reloaded page
- * shows the QR it showed. Two askers at once: the first stored wins, the other QPay invoice is
- * cancelled. A provider failure is a GatewayError for the caller to answer.
+ * The QPay invoice of one of our open invoices: opened at QPay on first ask (`qpaySenderInvoiceNo`
+ * as its number, the callback URL naming our invoice id), the same one afterwards, so a reloaded
+ * page shows the QR it showed. Two askers at once: the first stored wins; the other's QPay invoice
+ * is cancelled, or was refused by QPay as a second one of that number. A provider failure is a
+ * GatewayError for the caller to answer.
  */
 export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promise<QpayCheckout> {
   const invoice = await deps.db
@@ -62,12 +76,20 @@ export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promis
   if (invoice.status !== 'created') throw conflict('This invoice is closed.', 'invoice_closed');
 
   const party = await findInvoiceParty(deps, invoiceId);
-  const exchange = await deps.qpay.createInvoice({
-    senderInvoiceNo: invoiceId,
-    description: `Tunes ${invoice.name_mn} / ${invoice.name_en}`.slice(0, 255),
-    amount: invoice.amount,
-    callbackUrl: qpayCallbackUrl(deps.config.PUBLIC_URL, invoiceId),
-  });
+  let exchange: Exchange<QpayInvoice>;
+  try {
+    exchange = await deps.qpay.createInvoice({
+      senderInvoiceNo: qpaySenderInvoiceNo(invoiceId),
+      description: `Tunes ${invoice.name_mn} / ${invoice.name_en}`.slice(0, 255),
+      amount: invoice.amount,
+      callbackUrl: qpayCallbackUrl(deps.config.PUBLIC_URL, invoiceId),
+    });
+  } catch (error) {
+    // Another asker's QPay invoice was stored meanwhile, and QPay refused ours as a second of its number.
+    const winner = error instanceof GatewayError ? await storedQpayInvoice(deps, invoiceId) : undefined;
+    if (winner) return view(invoice, winner);
+    throw error;
+  }
   const qpayInvoice = exchange.result;
   const stored = await deps.db
     .insertInto('qpay_invoices')
@@ -118,18 +140,23 @@ export interface QpayCheck {
   currency: string;
   /** Each PAID payment: a capture of its own (capture-once.ts), named by QPay's payment id. */
   captures: { reference: string; amount: number; currency: string }[];
+  /** What PARTIAL payments took: never a capture, the invoice stays open. */
+  partlyPaid: number;
 }
 
 /**
  * `payment/check` of a QPay invoice, read as a card gateway's answer: paid when a payment is
- * PAID (the amount paid), declined when every try FAILED, pending otherwise.
+ * PAID (the amount paid), declined when every try FAILED, pending otherwise. PARTIAL, NEW, REFUND
+ * and unknown rows pay nothing. While it is pending with payments, what PARTIAL ones took is kept
+ * on the QPay invoice's row for the shopper's page (invoice-view.ts `paymentStatus`).
  */
 export async function checkQpayPayment(
-  deps: Pick<PaymentDeps, 'qpay'>,
+  deps: Pick<PaymentDeps, 'qpay' | 'db'>,
   qpayInvoiceId: string,
 ): Promise<Exchange<QpayCheck>> {
   const exchange = await deps.qpay.checkPayment(qpayInvoiceId);
   const { rows, paidAmount } = exchange.result;
+  const partlyPaid = rows.filter((row) => row.status === 'PARTIAL').reduce((sum, row) => sum + row.amount, 0);
   const paid = rows.filter((row) => row.status === 'PAID');
   const captures = paid.map((row) => ({
     reference: row.paymentId,
@@ -138,11 +165,21 @@ export async function checkQpayPayment(
   }));
   let result: QpayCheck;
   if (paid.length > 0) {
-    result = { status: 'paid', amount: paidAmount, currency: paid[0]?.currency ?? 'MNT', captures };
+    const currency = paid[0]?.currency ?? 'MNT';
+    result = { status: 'paid', amount: paidAmount, currency, captures, partlyPaid };
   } else if (rows.length > 0 && rows.every((row) => row.status === 'FAILED')) {
-    result = { status: 'declined', amount: 0, currency: rows[0]?.currency ?? 'MNT', captures };
+    result = { status: 'declined', amount: 0, currency: rows[0]?.currency ?? 'MNT', captures, partlyPaid };
   } else {
-    result = { status: 'pending', amount: 0, currency: 'MNT', captures };
+    result = { status: 'pending', amount: 0, currency: 'MNT', captures, partlyPaid };
+    // A check that finds no payment at all (the page polling an unpaid invoice) writes nothing.
+    if (rows.length > 0) {
+      await deps.db
+        .updateTable('qpay_invoices')
+        .set({ partly_paid: partlyPaid })
+        .where('qpay_invoice_id', '=', qpayInvoiceId)
+        .where('partly_paid', '<>', partlyPaid)
+        .execute();
+    }
   }
   return { ...exchange, result };
 }

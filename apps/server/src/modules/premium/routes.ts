@@ -10,7 +10,7 @@ import {
   subscriptionsQuerySchema,
 } from '@tunes/shared/premium';
 import { subscriptionSchema } from '@tunes/shared/profile';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AnswerCache, revisionEvery, sendCachedAnswer } from '../../lib/answer-cache.js';
@@ -23,6 +23,7 @@ import { paymentStatus, receiveQpayCallback, viewInvoice } from './invoice-view.
 import { receivePaymentCallback } from './payment-callback.js';
 import { paymentDeps } from './payment-deps.js';
 import { listMerchantPlans, listMerchants } from './plans.js';
+import { QPAY_CALLBACK_ANSWER } from './qpay-contract.js';
 import { settleInvoice } from './settlement.js';
 import { cancelAutoRenew, listSubscriptions } from './subscriptions.js';
 import './tables.js';
@@ -220,22 +221,39 @@ export default async function premiumRoutes(app: FastifyInstance) {
     (request) => paymentStatus(deps, request.userId, request.params.invoiceId),
   );
 
-  const qpayCallback = {
-    schema: {
-      tags: ['premium'],
-      summary: "QPay's callback (unsigned): only makes the server ask QPay about the invoice",
-      querystring: z.object({ invoiceId: invoiceIdSchema }),
-      response: { 200: z.object({ received: z.literal(true) }), 400: errorBodySchema },
-    },
-    // QPay's body is not read: nothing in an unsigned call is believed.
-    bodyLimit: 4096,
-  } as const;
-  const onQpayCallback = async (request: { query: { invoiceId: string } }) => {
-    await receiveQpayCallback(deps, request.query.invoiceId);
-    return { received: true as const };
-  };
-  routes.get('/payments/qpay/callback', qpayCallback, onQpayCallback);
-  routes.post('/payments/qpay/callback', qpayCallback, onQpayCallback);
+  // QPay's callback, in a scope of its own: its body is never read (nothing in an unsigned call
+  // is believed), so any body up to 4 KiB is taken as text and dropped, and the answer is 200
+  // `SUCCESS` (text/plain) whatever QPay says, or QPay keeps calling back.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    const qpayCallback = {
+      schema: {
+        tags: ['premium'],
+        summary: "QPay's callback (unsigned): only makes the server ask QPay about the invoice",
+        // A missing or malformed id is answered the same way, and asks nothing of anyone.
+        querystring: z.object({ invoiceId: invoiceIdSchema.optional().catch(undefined) }),
+        response: {
+          200: {
+            description: 'Always `SUCCESS`, as QPay asks of its merchants',
+            content: { 'text/plain': { schema: z.literal(QPAY_CALLBACK_ANSWER) } },
+          },
+        },
+      },
+    } as const;
+    const onQpayCallback = async (
+      request: { query: { invoiceId?: string | undefined } },
+      reply: FastifyReply,
+    ) => {
+      if (request.query.invoiceId) await receiveQpayCallback(deps, request.query.invoiceId);
+      return reply.type('text/plain; charset=utf-8').send(QPAY_CALLBACK_ANSWER);
+    };
+    const scoped = scope.withTypeProvider<ZodTypeProvider>();
+    scoped.get('/payments/qpay/callback', qpayCallback, onQpayCallback);
+    scoped.post('/payments/qpay/callback', qpayCallback, onQpayCallback);
+  });
 
   routes.post(
     '/cache/item',

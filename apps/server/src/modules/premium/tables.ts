@@ -48,6 +48,8 @@ export interface QpayInvoicesTable {
   deeplinks: ColumnType<unknown, string, string>;
   created_at: Timestamp;
   cancelled_at: NullableTimestamp;
+  /** What QPay last said PARTIAL payments took while nothing was paid in full (qpay-payments.ts). */
+  partly_paid: ColumnType<number, number | undefined, number>;
 }
 
 export type LedgerEntry = 'capture' | 'refund' | 'void';

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
+import type { SandboxEbarimtFaultKind } from './tables.js';
 import './tables.js';
 
 const LOTTERY_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -21,23 +22,26 @@ function lottery(): string {
 /** PosAPI's date form: "2026-11-29 14:03:00". */
 const posDate = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
-/** Takes one ordered outage, if any is left: the caller then answers 503. */
-export async function takeOutage(deps: Pick<Deps, 'db'>): Promise<boolean> {
-  const taken = await deps.db
+/** Takes one ordered fault, if any is left: the caller answers as its kind says. */
+export async function takeFault(deps: Pick<Deps, 'db'>) {
+  return deps.db
     .updateTable('sandbox_ebarimt_outages')
     .set({ remaining: sql<number>`remaining - 1` })
     .where('id', '=', 1)
     .where('remaining', '>', 0)
-    .returning('remaining')
+    .returning(['kind', 'delay_ms'])
     .executeTakeFirst();
-  return taken !== undefined;
 }
 
-export async function orderOutages(deps: Pick<Deps, 'db'>, count: number): Promise<void> {
+export async function orderFaults(
+  deps: Pick<Deps, 'db'>,
+  fault: { count: number; kind: SandboxEbarimtFaultKind; delayMs: number },
+): Promise<void> {
+  const row = { remaining: fault.count, kind: fault.kind, delay_ms: fault.delayMs };
   await deps.db
     .insertInto('sandbox_ebarimt_outages')
-    .values({ id: 1, remaining: count })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ remaining: count }))
+    .values({ id: 1, ...row })
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
 }
 

@@ -14,10 +14,15 @@ export interface SandboxEbarimtReceiptsTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
 }
 
-/** Outages a test ordered: the next `remaining` receipt requests fail. */
+/** What an ordered fault makes a receipt request answer (routes.ts `POST /test/outages`). */
+export type SandboxEbarimtFaultKind = 'unavailable' | 'error' | 'payment' | 'slow';
+
+/** Faults a test ordered: the next `remaining` receipt requests answer `kind` after `delay_ms`. */
 export interface SandboxEbarimtOutagesTable {
   id: number;
   remaining: number;
+  kind: ColumnType<SandboxEbarimtFaultKind, SandboxEbarimtFaultKind | undefined, SandboxEbarimtFaultKind>;
+  delay_ms: ColumnType<number, number | undefined, number>;
 }
 
 declare module '../../db/schema.js' {

@@ -1,12 +1,29 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { type PaymentCallback, SIGNATURE_HEADER, signCallback } from '../premium/callback-signature.js';
+import {
+  gatewayChargeAnswerSchema,
+  gatewayChargeRequestSchema,
+  gatewayCheckAnswerSchema,
+  gatewayErrorSchema as gatewayError,
+  gatewayInvoiceRequestSchema,
+  gatewayPageQuerySchema,
+  gatewayRefundAnswerSchema,
+  gatewayRefundRequestSchema,
+  gatewayTokenAnswerSchema,
+  gatewayTokenRequestSchema,
+  gatewayTransactionsAnswerSchema,
+  gatewayVoidAnswerSchema,
+} from '../premium/gateway-contract.js';
 import { jsonPostFor } from '../premium/transport.js';
 import { judgeCard } from './cards.js';
 import { chargeSandboxCard, describeSandboxCard, saveSandboxCard } from './charges.js';
+import { GATEWAY_CALLS, orderGatewayFaults, takeGatewayFault } from './faults.js';
 import { cardPage, messagePage } from './pages.js';
 import {
   closeSandboxPayment,
@@ -20,75 +37,6 @@ import type { SandboxPaymentStatus } from './tables.js';
 import { sandboxTransactions } from './transactions.js';
 import './tables.js';
 
-const credentials = { client_id: z.string().max(200), client_secret: z.string().max(500) };
-
-const tokenRequest = z.object({
-  ...credentials,
-  amount: z.number().int().positive(),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-  description: z.string().max(500),
-  invoice_id: z.string().min(1).max(200),
-  redirect_url: z.url(),
-  callback_url: z.url().optional(),
-  languageCode: z.string().max(8).default('mn'),
-  deviceType: z.string().max(20).optional(),
-  device: z.string().max(20).optional(),
-  payment_type: z.string().max(40).optional(),
-  phone: z.string().max(40).optional(),
-  email: z.string().max(254).optional(),
-  /** Keep the card for later charges (`rest/charge`); the check answers its token once paid. */
-  save_card: z.boolean().optional(),
-});
-
-const checkRequest = z.object({ ...credentials, invoice_id: z.string().min(1).max(200) });
-const checkAnswer = z.object({
-  invoice_id: z.string(),
-  status: z.enum(['pending', 'paid', 'declined', 'cancelled']),
-  amount: z.number().int(),
-  currency: z.string(),
-  card: z
-    .object({ token: z.string(), brand: z.string(), last4: z.string(), expires: z.string() })
-    .nullable()
-    .optional(),
-});
-const chargeRequest = z.object({
-  ...credentials,
-  card_token: z.string().min(1).max(200),
-  invoice_id: z.string().min(1).max(200),
-  attempt: z.number().int().min(1).max(100),
-  amount: z.number().int().positive(),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-});
-const chargeAnswer = z.object({
-  invoice_id: z.string(),
-  attempt: z.number().int(),
-  status: z.enum(['paid', 'declined']),
-  amount: z.number().int(),
-  currency: z.string(),
-  reference: z.string(),
-});
-const refundRequest = z.object({
-  ...credentials,
-  invoice_id: z.string().min(1).max(200),
-  amount: z.number().int().positive(),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-  /** The merchant's key for this refund: asked again, it answers the first refund. */
-  refund_id: z.string().min(1).max(200),
-  /** Which capture: the card page's payment (`session`, the default) or a saved-card charge. */
-  reference: z
-    .string()
-    .regex(/^(session|charge:[1-9]\d{0,2})$/)
-    .default('session'),
-});
-const refundAnswer = z.object({
-  invoice_id: z.string(),
-  refund_id: z.string(),
-  reference: z.string(),
-  status: z.literal('refunded'),
-  amount: z.number().int(),
-  currency: z.string(),
-});
-const gatewayError = z.object({ error: z.string(), message: z.string() });
 const formFields = z.object({
   token: z.string().max(200).default(''),
   form_key: z.string().max(200).default(''),
@@ -126,14 +74,65 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     }
   };
 
+  // Bad input is refused in the gateway's own shape, `{ error, message }`; the rest as the app does.
+  app.setErrorHandler((error, _request, reply) => {
+    if (!hasZodFastifySchemaValidationErrors(error)) throw error;
+    const [first] = error.validation;
+    const field =
+      first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
+    return reply
+      .code(400)
+      .send({ error: 'invalid_request', message: `${field}: ${first?.message ?? 'is invalid'}` });
+  });
+
+  // Faults the tests ordered (`POST /test/faults`): an outage, a server error, or only slow.
+  app.addHook('onRequest', async (request, reply) => {
+    const call = /\/rest\/([a-z-]+)$/.exec(request.url.split('?')[0] ?? '')?.[1];
+    if (!call || !(GATEWAY_CALLS as readonly string[]).includes(call) || call === '*') return;
+    const fault = await takeGatewayFault(deps, call as Exclude<(typeof GATEWAY_CALLS)[number], '*'>);
+    if (fault?.delay_ms) await sleep(fault.delay_ms);
+    if (fault?.kind === 'unavailable') {
+      return reply
+        .code(503)
+        .send({ error: 'unavailable', message: 'The sandbox gateway is down (an ordered outage).' });
+    }
+    if (fault?.kind === 'error') {
+      return reply
+        .code(500)
+        .send({ error: 'server_error', message: 'The sandbox gateway failed (an ordered error).' });
+    }
+  });
+
+  routes.post(
+    '/test/faults',
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'Make the next n calls of one provider call (or any) fail or be slow (tests)',
+        body: z.object({
+          call: z.enum(GATEWAY_CALLS).default('*'),
+          count: z.number().int().min(0).max(100),
+          /** `unavailable` 503, `error` 500, `slow` only the delay. */
+          kind: z.enum(['unavailable', 'error', 'slow']).default('unavailable'),
+          delayMs: z.number().int().min(0).max(15_000).default(0),
+        }),
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await orderGatewayFaults(deps, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
   routes.post(
     '/rest/token',
     {
       schema: {
         tags: ['sandbox gateway'],
         summary: 'Create a payment session (provider protocol)',
-        body: tokenRequest,
-        response: { 200: z.object({ token: z.string() }), 401: gatewayError, 409: gatewayError },
+        body: gatewayTokenRequestSchema,
+        response: { 200: gatewayTokenAnswerSchema, 400: gatewayError, 401: gatewayError, 409: gatewayError },
       },
     },
     async (request) => {
@@ -148,8 +147,8 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: 'The state of an invoice (provider protocol)',
-        body: checkRequest,
-        response: { 200: checkAnswer, 401: gatewayError, 404: gatewayError },
+        body: gatewayInvoiceRequestSchema,
+        response: { 200: gatewayCheckAnswerSchema, 400: gatewayError, 401: gatewayError, 404: gatewayError },
       },
     },
     async (request) => {
@@ -175,8 +174,8 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: 'Charge a saved card for an invoice (idempotent per invoice and attempt)',
-        body: chargeRequest,
-        response: { 200: chargeAnswer, 401: gatewayError, 404: gatewayError },
+        body: gatewayChargeRequestSchema,
+        response: { 200: gatewayChargeAnswerSchema, 400: gatewayError, 401: gatewayError, 404: gatewayError },
       },
     },
     async (request) => {
@@ -199,8 +198,14 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: 'Refund all or part of a capture (once per refund_id; provider protocol)',
-        body: refundRequest,
-        response: { 200: refundAnswer, 401: gatewayError, 404: gatewayError, 409: gatewayError },
+        body: gatewayRefundRequestSchema,
+        response: {
+          200: gatewayRefundAnswerSchema,
+          400: gatewayError,
+          401: gatewayError,
+          404: gatewayError,
+          409: gatewayError,
+        },
       },
     },
     async (request) => {
@@ -223,9 +228,10 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: "Close an invoice's unpaid payment session (provider protocol)",
-        body: checkRequest,
+        body: gatewayInvoiceRequestSchema,
         response: {
-          200: z.object({ invoice_id: z.string(), status: z.literal('cancelled') }),
+          200: gatewayVoidAnswerSchema,
+          400: gatewayError,
           401: gatewayError,
           404: gatewayError,
           409: gatewayError,
@@ -244,8 +250,8 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: "An invoice's payment session, charges and refunds (read-only; provider protocol)",
-        body: checkRequest,
-        response: { 200: z.looseObject({ invoice_id: z.string() }), 401: gatewayError },
+        body: gatewayInvoiceRequestSchema,
+        response: { 200: gatewayTransactionsAnswerSchema, 400: gatewayError, 401: gatewayError },
       },
     },
     async (request) => {
@@ -265,7 +271,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       schema: {
         tags: ['sandbox gateway'],
         summary: 'The card form the shopper sees',
-        querystring: z.object({ token: z.string().max(200), os: z.string().max(20).optional() }),
+        querystring: gatewayPageQuerySchema,
       },
     },
     async (request, reply) => {

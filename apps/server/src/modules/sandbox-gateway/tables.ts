@@ -42,8 +42,20 @@ export interface SandboxGatewayChargesTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** What an ordered fault makes a provider call answer (faults.ts). */
+export type SandboxGatewayFaultKind = 'unavailable' | 'error' | 'slow';
+
+/** Faults a test ordered: the next `remaining` calls of `call` (`*`: any) answer `kind`. */
+export interface SandboxGatewayFaultsTable {
+  call: string;
+  remaining: number;
+  kind: SandboxGatewayFaultKind;
+  delay_ms: ColumnType<number, number | undefined, number>;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
+    sandbox_gateway_faults: SandboxGatewayFaultsTable;
     sandbox_gateway_payments: SandboxGatewayPaymentsTable;
     sandbox_gateway_cards: SandboxGatewayCardsTable;
     sandbox_gateway_charges: SandboxGatewayChargesTable;

@@ -1,11 +1,20 @@
-/** The bank apps the sandbox offers, as QPay lists them in an invoice's `urls`. */
+/**
+ * The bank apps the sandbox offers, as QPay lists them in an invoice's `urls`; `code` is the
+ * provider code a payment names (enums.py KnownProviderCode of Amraa1/qpay_client).
+ */
 export const SANDBOX_BANKS = [
-  { id: 'khanbank', name: 'Khan bank', description: 'Хаан банк', color: '#0b6e4f' },
-  { id: 'golomt', name: 'Golomt bank', description: 'Голомт банк', color: '#1d4e89' },
-  { id: 'tdb', name: 'Trade and Development bank', description: 'Худалдаа хөгжлийн банк', color: '#0f3d7a' },
-  { id: 'statebank', name: 'State bank', description: 'Төрийн банк', color: '#8a1c1c' },
-  { id: 'xacbank', name: 'Xac bank', description: 'Хас банк', color: '#b35c00' },
-  { id: 'qpaywallet', name: 'qPay wallet', description: 'qPay хэтэвч', color: '#3a2f8f' },
+  { id: 'khanbank', code: '050000', name: 'Khan bank', description: 'Хаан банк', color: '#0b6e4f' },
+  { id: 'golomt', code: '150000', name: 'Golomt bank', description: 'Голомт банк', color: '#1d4e89' },
+  {
+    id: 'tdb',
+    code: '040000',
+    name: 'Trade and Development bank',
+    description: 'Худалдаа хөгжлийн банк',
+    color: '#0f3d7a',
+  },
+  { id: 'statebank', code: '340000', name: 'State bank', description: 'Төрийн банк', color: '#8a1c1c' },
+  { id: 'xacbank', code: '320000', name: 'Xac bank', description: 'Хас банк', color: '#b35c00' },
+  { id: 'qpaywallet', code: '100000', name: 'qPay wallet', description: 'qPay хэтэвч', color: '#3a2f8f' },
 ] as const;
 
 export type SandboxBank = (typeof SANDBOX_BANKS)[number];

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
+import { QPAY_ERROR_STATUS } from '../premium/qpay-contract.js';
+import type { ApprovalOutcome } from './faults.js';
 import './tables.js';
 
 const ACCESS_TTL_MS = 30 * 60_000;
@@ -74,10 +76,21 @@ export interface NewSandboxQpayInvoice {
   callbackUrl: string;
 }
 
+/**
+ * A new invoice, or undefined when the merchant has one with this `sender_invoice_no` already:
+ * the description calls it the merchant's unique number.
+ */
 export async function createSandboxQpayInvoice(
   deps: Pick<Deps, 'db' | 'clock'>,
   invoice: NewSandboxQpayInvoice,
 ) {
+  const taken = await deps.db
+    .selectFrom('sandbox_qpay_invoices')
+    .select('id')
+    .where('client_id', '=', invoice.clientId)
+    .where('sender_invoice_no', '=', invoice.senderInvoiceNo)
+    .executeTakeFirst();
+  if (taken) return undefined;
   const id = randomUUID();
   await deps.db
     .insertInto('sandbox_qpay_invoices')
@@ -110,89 +123,80 @@ export function sandboxQpayPayments(deps: Pick<Deps, 'db'>, invoiceId: string) {
 }
 
 /**
- * A bank app's answer to an open invoice: a declined try is recorded and the invoice stays open;
- * an approved one pays it, once (a second approval finds it paid). Answers the paid invoice when
- * this call paid it.
+ * A bank app's answer to an open invoice, recorded as a payment in the status ordered
+ * (faults.ts): PAID pays the invoice, once (a second approval finds it paid); any other status
+ * leaves it open (PARTIAL takes part of the amount, half unless told). Answers the invoice when
+ * this call recorded a payment, so the caller can call the merchant back.
  */
 export async function answerSandboxQpayInvoice(
   deps: Pick<Deps, 'db' | 'clock'>,
   id: string,
   bank: string,
-  approve: boolean,
+  outcome: ApprovalOutcome,
 ) {
   return deps.db.transaction().execute(async (trx) => {
-    const now = deps.clock.now();
-    if (!approve) {
-      const open = await trx
-        .selectFrom('sandbox_qpay_invoices')
-        .select(['amount'])
-        .where('id', '=', id)
-        .where('status', '=', 'OPEN')
-        .executeTakeFirst();
-      if (open) {
-        await trx
-          .insertInto('sandbox_qpay_payments')
-          .values({
-            payment_id: randomUUID(),
-            invoice_id: id,
-            bank,
-            status: 'FAILED',
-            amount: open.amount,
-            created_at: now,
-          })
-          .execute();
-      }
-      return undefined;
-    }
-    const paid = await trx
-      .updateTable('sandbox_qpay_invoices')
-      .set({ status: 'PAID' })
-      .where('id', '=', id)
-      .where('status', '=', 'OPEN')
-      .returningAll()
-      .executeTakeFirst();
-    if (!paid) return undefined;
+    const open =
+      outcome.status === 'PAID'
+        ? await trx
+            .updateTable('sandbox_qpay_invoices')
+            .set({ status: 'PAID' })
+            .where('id', '=', id)
+            .where('status', '=', 'OPEN')
+            .returningAll()
+            .executeTakeFirst()
+        : await trx
+            .selectFrom('sandbox_qpay_invoices')
+            .selectAll()
+            .where('id', '=', id)
+            .where('status', '=', 'OPEN')
+            .forUpdate()
+            .executeTakeFirst();
+    if (!open) return undefined;
+    const amount =
+      outcome.status === 'PARTIAL' ? (outcome.amount ?? Math.floor(open.amount / 2)) : open.amount;
     await trx
       .insertInto('sandbox_qpay_payments')
       .values({
         payment_id: randomUUID(),
         invoice_id: id,
         bank,
-        status: 'PAID',
-        amount: paid.amount,
-        created_at: now,
+        status: outcome.status,
+        amount,
+        created_at: deps.clock.now(),
       })
       .execute();
-    return paid;
+    return open;
   });
 }
 
-/** Cancels an open invoice; answers its status afterwards (PAID cannot be cancelled). */
+/** Cancels an open invoice: `cancelled`, or the status that kept it from being cancelled. */
 export async function cancelSandboxQpayInvoice(deps: Pick<Deps, 'db'>, id: string) {
-  await deps.db
+  const cancelled = await deps.db
     .updateTable('sandbox_qpay_invoices')
     .set({ status: 'CANCELLED' })
     .where('id', '=', id)
     .where('status', '=', 'OPEN')
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (cancelled) return 'cancelled' as const;
   return (await findSandboxQpayInvoice(deps, id))?.status;
 }
 
 /**
- * Gives back a merchant's paid payment whole, as QPay's `payment/refund` does: one statement
- * turns it from PAID to REFUNDED, so refunds asked at once give it back once. A payment the
- * merchant does not have is 404; one refunded before, 400 PAYMENT_ALREADY_CANCELED; one never
- * paid, 400 PAYMENT_NOT_PAID.
+ * Gives back a merchant's payment whole, as QPay's `payment/refund` does: one statement turns it
+ * from PAID (or PARTIAL) to REFUND, so refunds asked at once give it back once. A payment the
+ * merchant does not have is 422 PAYMENT_NOTFOUND; one refunded before, 400
+ * PAYMENT_ALREADY_CANCELED; one that took no money, 400 PAYMENT_NOT_PAID.
  */
 export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId: string, paymentId: string) {
   const refunded = await deps.db
     .updateTable('sandbox_qpay_payments as p')
     .from('sandbox_qpay_invoices as i')
-    .set({ status: 'REFUNDED' })
+    .set({ status: 'REFUND' })
     .whereRef('i.id', '=', 'p.invoice_id')
     .where('i.client_id', '=', clientId)
     .where('p.payment_id', '=', paymentId)
-    .where('p.status', '=', 'PAID')
+    .where('p.status', 'in', ['PAID', 'PARTIAL'])
     .returning('p.payment_id')
     .executeTakeFirst();
   if (refunded) return;
@@ -203,9 +207,9 @@ export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId:
     .where('i.client_id', '=', clientId)
     .where('p.payment_id', '=', paymentId)
     .executeTakeFirst();
-  if (!payment) throw new AppError(404, 'PAYMENT_NOTFOUND', 'No such payment.');
+  if (!payment) throw new AppError(QPAY_ERROR_STATUS.NOT_FOUND_ERROR, 'PAYMENT_NOTFOUND', 'No such payment.');
   // QPay's refund cancels a paid payment: its documented key for one cancelled before.
-  if (payment.status === 'REFUNDED') {
+  if (payment.status === 'REFUND' || payment.status === 'REFUNDED') {
     throw new AppError(400, 'PAYMENT_ALREADY_CANCELED', 'This payment was already refunded.');
   }
   throw new AppError(400, 'PAYMENT_NOT_PAID', 'Only a paid payment can be refunded.');

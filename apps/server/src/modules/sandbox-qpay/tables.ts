@@ -1,4 +1,7 @@
 import type { ColumnType } from 'kysely';
+import type { QPAY_DOCUMENTED_PAYMENT_STATUSES } from '../premium/qpay-contract.js';
+
+type QpayPaymentStatus = (typeof QPAY_DOCUMENTED_PAYMENT_STATUSES)[number];
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -28,18 +31,37 @@ export interface SandboxQpayInvoicesTable {
   created_at: Timestamp;
 }
 
-/** One try to pay a QPay invoice from a bank app; at most one PAID per invoice, REFUNDED once given back. */
+/**
+ * One try to pay a QPay invoice from a bank app, in QPay's documented payment statuses: at most
+ * one PAID per invoice, REFUND once given back (rows of older data may say REFUNDED).
+ */
 export interface SandboxQpayPaymentsTable {
   payment_id: string;
   invoice_id: string;
   bank: string;
-  status: 'PAID' | 'FAILED' | 'REFUNDED';
+  status: QpayPaymentStatus | 'REFUNDED';
   amount: number;
   created_at: Timestamp;
 }
 
+/** Faults a test ordered (faults.ts): the next `remaining` calls of `call` (`*`: any) answer `kind`. */
+export interface SandboxQpayFaultsTable {
+  call: string;
+  remaining: number;
+  kind: 'unavailable' | 'error' | 'slow';
+  delay_ms: ColumnType<number, number | undefined, number>;
+  /** The row `approval`: the status (and amount) the next bank-app approval records. */
+  status: ColumnType<
+    QpayPaymentStatus | null,
+    QpayPaymentStatus | null | undefined,
+    QpayPaymentStatus | null
+  >;
+  amount: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
+    sandbox_qpay_faults: SandboxQpayFaultsTable;
     sandbox_qpay_tokens: SandboxQpayTokensTable;
     sandbox_qpay_invoices: SandboxQpayInvoicesTable;
     sandbox_qpay_payments: SandboxQpayPaymentsTable;

@@ -39,7 +39,7 @@ function PaymentRow({ payment }: { payment: PaymentEntry }) {
           <span className={styles.muted}>
             {ebarimt.company
               ? tEbarimt('history-company', { name: ebarimt.company.name })
-              : tEbarimt('history-lottery', { lottery: ebarimt.lottery ?? '' })}
+              : tEbarimt('history-issued')}
           </span>
         )}
       </span>

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PaymentStatus } from '@tunes/shared/billing';
+import type { PaymentStatusAnswer } from '@tunes/shared/billing';
 import { apiRequest } from '@/lib/api-client';
 
 /** How often a waiting page asks whether the payment has arrived. */
 const POLL_MS = 3000;
 
-export function getPaymentStatus(invoiceId: string): Promise<{ status: PaymentStatus }> {
-  return apiRequest<{ status: PaymentStatus }>(`/api/payments/${encodeURIComponent(invoiceId)}`, {
+/** The payment's status, and for a QPay invoice paid in part, what was taken (it stays open). */
+export function getPaymentStatus(invoiceId: string): Promise<PaymentStatusAnswer> {
+  return apiRequest<PaymentStatusAnswer>(`/api/payments/${encodeURIComponent(invoiceId)}`, {
     auth: true,
   });
 }

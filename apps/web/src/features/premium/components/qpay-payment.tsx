@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { userMessage } from '@/lib/api-error';
 import { formatPrice } from '@/lib/format';
 import { usePaymentStatus } from '../api/get-payment-status';
@@ -13,14 +13,15 @@ import styles from './qpay.module.css';
  * A QPay payment in progress (product.md §12): on a computer the QR with the amount, on a phone
  * the bank-app buttons (each can switch to the other), and its live status. The page moves to
  * /success or /failed by itself when the payment settles; the invoice id in the address keeps it
- * across a reload.
+ * across a reload. A part payment QPay reports (PARTIAL) is said as such: it pays nothing.
  */
 export function QpayPayment({ invoiceId }: { invoiceId: string }) {
   const { t, i18n } = useTranslation('premium');
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const payment = useQpayPayment(invoiceId);
-  const status = usePaymentStatus(invoiceId).data?.status ?? 'pending';
+  const answer = usePaymentStatus(invoiceId).data;
+  const status = answer?.status ?? 'pending';
   const phone = useIsPhone();
   const [switched, setSwitched] = useState(false);
   const showBanks = phone !== switched;
@@ -101,6 +102,15 @@ export function QpayPayment({ invoiceId }: { invoiceId: string }) {
           t('qpay.failed')
         )}
       </p>
+      {status === 'pending' && answer?.partlyPaid ? (
+        <p className={styles.partial} role="status">
+          {t('qpay.partly-paid', {
+            paid: formatPrice(answer.partlyPaid.amount, answer.partlyPaid.currency, i18n.language),
+            amount: price,
+          })}{' '}
+          <Link href="/contact">{t('qpay.contact')}</Link>
+        </p>
+      ) : null}
     </section>
   );
 }
