@@ -98,6 +98,24 @@ describe('e-barimt for every paid invoice', () => {
     );
   });
 
+  it('gives each receipt its own bill id suffix (PosAPI: unique within a day), kept across retries', async () => {
+    const invoices = await Promise.all(Array.from({ length: 6 }, () => subscriber(t, PLAN_CODES.premium)));
+    await runDue(t);
+    const rows = await t.db
+      .selectFrom('ebarimt_receipts')
+      .select(['bill_suffix', 'status'])
+      .where(
+        'invoice_id',
+        'in',
+        invoices.map((bought) => bought.invoiceId),
+      )
+      .execute();
+    expect(rows).toHaveLength(6);
+    const suffixes = rows.map((row) => row.bill_suffix);
+    expect(suffixes.every((suffix) => /^\d{6}$/.test(suffix ?? ''))).toBe(true);
+    expect(new Set(suffixes).size).toBe(6);
+  });
+
   it('is retried after the tax authority fails, until it is issued, and never twice', async () => {
     const { invoiceId } = await subscriber(t, PLAN_CODES.duo);
     await outage(2);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ErrorLog } from '../../lib/logging.js';
@@ -82,12 +81,6 @@ const NO_RECEIPT_CODES = { lottery: null, qr_data: null };
 const backoffMs = (attempts: number) =>
   Math.min(MAX_BACKOFF_MINUTES, 2 ** Math.max(0, attempts - 1)) * 60_000;
 
-/** Different per invoice and kind, as PosAPI asks of the bill id's suffix (6 digits). */
-function billIdSuffix(invoiceId: string, kind: ReceiptKind): string {
-  const digest = createHash('sha256').update(`${invoiceId}:${kind}`).digest();
-  return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
-}
-
 async function rowsOf(deps: Pick<EbarimtDeps, 'db'>, invoiceId: string) {
   const rows = await deps.db
     .selectFrom('ebarimt_receipts')
@@ -119,6 +112,8 @@ async function claim(
       status: to,
       attempts: eb('attempts', '+', 1),
       next_attempt_at: new Date(now.getTime() + CLAIM_MS),
+      // PosAPI's bill id suffix, unique within a day: taken at the first claim, kept for retries.
+      bill_suffix: sql<string>`coalesce(bill_suffix, lpad(nextval('ebarimt_bill_suffix_seq')::text, 6, '0'))`,
     }))
     .where('invoice_id', '=', invoiceId)
     .where('kind', '=', kind)
@@ -237,7 +232,7 @@ async function issue(
       itemName: `Tunes ${invoice.name_mn}`,
       // QPay and cards are both non-cash payments to PosAPI.
       payment: 'PAYMENT_CARD',
-      billIdSuffix: billIdSuffix(invoiceId, kind),
+      billIdSuffix: claimed.bill_suffix ?? '000000',
     });
     const receipt = exchange.result;
     const issuedAt = deps.clock.now();

@@ -34,6 +34,8 @@ export interface EbarimtReceiptsTable {
   receipt_date: string | null;
   issued_at: NullableTimestamp;
   last_error: string | null;
+  /** PosAPI's bill id suffix (6 digits, unique within a day), taken when first claimed. */
+  bill_suffix: string | null;
   created_at: Timestamp;
 }
 
