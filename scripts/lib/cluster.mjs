@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startNode, stop, waitFor } from '../../bench/lib/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The address HAProxy connects to the processes from: the one proxy they trust. */
+const BALANCER_ADDRESS = '127.0.0.1';
 
 export function findHaproxy() {
   for (const candidate of ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy']) {
@@ -39,9 +41,18 @@ defaults
   retry-on conn-failure
 frontend site
   bind 127.0.0.1:${port}
+  # The processes believe these headers from the balancer only (TRUST_PROXY): what a client sent
+  # is dropped, and X-Forwarded-For names the address it connected from, so limits per client
+  # count each client once, however many processes serve it.
+  http-request del-header X-Forwarded-For
+  http-request del-header X-Forwarded-Host
+  http-request set-header X-Forwarded-Proto https if { ssl_fc }
+  http-request set-header X-Forwarded-Proto http if !{ ssl_fc }
+  option forwardfor
   default_backend api
 backend api
   balance roundrobin
+  source ${BALANCER_ADDRESS}
   option httpchk GET /api/health
   http-check expect status 200
 ${servers}
@@ -69,7 +80,8 @@ export async function startCluster({ databaseUrl, redisUrl, processes = 3, port,
     PUBLIC_URL: publicUrl,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
-    TRUST_PROXY: 'true',
+    // HAProxy connects from here; a client's own X-Forwarded-For is not believed.
+    TRUST_PROXY: BALANCER_ADDRESS,
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     WEB_DIST_DIR: path.join(root, 'apps/web/dist'),

@@ -83,7 +83,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     ...frameworkErrorOptions(securityHeaders),
     logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
     logController: requestLog,
-    trustProxy: deps.config.TRUST_PROXY,
+    // X-Forwarded-For (and -Proto) only from the listed proxies (TRUST_PROXY); nobody when empty.
+    trustProxy: deps.config.TRUST_PROXY.length > 0 ? deps.config.TRUST_PROXY : false,
     bodyLimit: 64 * 1024,
     genReqId: (request) => requestIdOf(request.headers),
     ...(answerBeforeRouting ? { serverFactory: storedAnswers.serverFactory() } : {}),

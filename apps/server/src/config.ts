@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { type ProviderUrlName, testEndpointReason } from './test-endpoints.js';
@@ -26,6 +27,35 @@ function isLoopback(url: string): boolean {
 
 const secret = z.string().min(32, 'must be at least 32 characters');
 
+/** One address (`10.0.0.5`, `::1`) or a block of them (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * The proxies whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated. A request
+ * from anywhere else is judged by the address it connected from, whatever header it sends.
+ */
+const trustedProxies = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!isAddressOrCidr(entry)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is no address or CIDR: list the proxies in front (e.g. 10.0.0.5,10.1.0.0/16)`,
+      });
+    }
+  }
+  return entries;
+});
+
 /**
  * Every environment variable the server reads, validated once at start-up.
  * `.env.example` lists the same variables with their defaults.
@@ -51,7 +81,9 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `json` (default in production) or `pretty`, one readable line per request (default otherwise). */
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-    TRUST_PROXY: booleanFromEnv.default(false),
+    TRUST_PROXY: trustedProxies.default([]),
+    /** The API's documentation at /api/docs: on outside production, in production only when true. */
+    API_DOCS: booleanFromEnv.optional(),
     SEED_DEMO_DATA: booleanFromEnv.optional(),
     WEB_DIST_DIR: z.string().optional(),
 
@@ -65,7 +97,7 @@ const envSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('Tunes <no-reply@tunes.mn>'),
-    /** `json` (a POST of `{ to, text }` to SMS_PROVIDER_URL) or `messagepro` (CallPro's MessagePro). */
+    /** `json` (a POST of `{ id, to, text }` to SMS_PROVIDER_URL) or `messagepro` (CallPro's MessagePro). */
     SMS_PROVIDER: z.enum(['json', 'messagepro']).default('json'),
     /** The JSON provider's endpoint; with messagepro, its send URL (default https://api.messagepro.mn/send). */
     SMS_PROVIDER_URL: z.url().optional(),
@@ -76,6 +108,8 @@ const envSchema = z
       .string()
       .regex(/^\d{4,15}$/, 'must be the special number MessagePro gave the organisation (digits)')
       .optional(),
+    /** How long one SMS send may take before it counts as failed; the retry carries the same id. */
+    MESSAGE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** Text messages listeners may make the site send per hour, all together (SMS pumping). */
     SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     /** Messages (codes, links) one client address may have sent per hour, to anyone. */
