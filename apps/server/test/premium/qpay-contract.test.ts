@@ -177,6 +177,20 @@ describe("the adapter's requests and the sandbox's answers, against QPay's descr
     expect(qpaySenderInvoiceNo('TEST-1A2B3C4D')).not.toBe(qpaySenderInvoiceNo('TEST-1A2B3C4E'));
   });
 
+  it('two pages opening one invoice at once show one QR: QPay refuses or we cancel the second of its number', async () => {
+    const { deps } = recordingDeps();
+    const invoice = await openInvoice();
+    const pages = await Promise.all([1, 2, 3].map(() => openQpayPayment(deps, invoice.invoice_id)));
+    expect(new Set(pages.map((page) => page.qrText)).size).toBe(1);
+    const opened = await t.db
+      .selectFrom('sandbox_qpay_invoices')
+      .select('status')
+      .where('sender_invoice_no', '=', qpaySenderInvoiceNo(invoice.invoice_id))
+      .where('status', '=', 'OPEN')
+      .execute();
+    expect(opened).toHaveLength(1);
+  });
+
   it('a QPay checkout succeeds end to end against the strict sandbox: QR, bank approval, callback, Premium', async () => {
     const { user, headers } = await shopper(t);
     const checkout = await qpayCheckout(t, headers, PLAN_CODES.family);

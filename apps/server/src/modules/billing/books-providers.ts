@@ -62,20 +62,20 @@ export function gatewayCaptures(transactions: GatewayTransactions): Movement[] {
 
 /**
  * The captures QPay reports for one QPay invoice: each payment that took money (PAID, PARTIAL),
- * or took it and gave it back (REFUNDED). A refund under way (REFUND) is not compared yet.
+ * or took it and gave it back — `REFUND` in QPay's description (its refunds are whole and made by
+ * the call), `REFUNDED` in older answers; both are compared as refunded in full.
  */
 export function qpayCaptures(payments: QpayPayments): { captures: Movement[]; refunding: string[] } {
   const captures: Movement[] = [];
   const refunding: string[] = [];
   for (const row of payments.rows) {
-    if (row.status === 'REFUND') refunding.push(row.paymentId);
     if (!['PAID', 'PARTIAL', 'REFUND', 'REFUNDED'].includes(row.status)) continue;
     captures.push({
       reference: row.paymentId,
       amount: row.amount,
       currency: row.currency,
       at: row.paidAt ?? null,
-      refunded: row.status === 'REFUNDED' ? row.amount : 0,
+      refunded: row.status === 'REFUND' || row.status === 'REFUNDED' ? row.amount : 0,
       lastRefundAt: null,
     });
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { QpayCheckout } from '@tunes/shared/billing';
 import { conflict, notFound } from '../../lib/errors.js';
 import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
@@ -56,6 +57,15 @@ const storedQpayInvoice = (deps: Pick<PaymentDeps, 'db'>, invoiceId: string) =>
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
 
+/** The stored QPay invoice of ours, given another asker up to a second to store it. */
+async function storedSoon(deps: Pick<PaymentDeps, 'db'>, invoiceId: string) {
+  for (let tries = 0; ; tries += 1) {
+    const stored = await storedQpayInvoice(deps, invoiceId);
+    if (stored || tries === 5) return stored;
+    await sleep(200);
+  }
+}
+
 /**
  * The QPay invoice of one of our open invoices: opened at QPay on first ask (`qpaySenderInvoiceNo`
  * as its number, the callback URL naming our invoice id), the same one afterwards, so a reloaded
@@ -85,8 +95,9 @@ export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promis
       callbackUrl: qpayCallbackUrl(deps.config.PUBLIC_URL, invoiceId),
     });
   } catch (error) {
-    // Another asker's QPay invoice was stored meanwhile, and QPay refused ours as a second of its number.
-    const winner = error instanceof GatewayError ? await storedQpayInvoice(deps, invoiceId) : undefined;
+    // QPay refused ours, maybe as a second invoice of its number: another asker's, being stored.
+    const answered = error instanceof GatewayError && error.response !== null;
+    const winner = answered ? await storedSoon(deps, invoiceId) : undefined;
     if (winner) return view(invoice, winner);
     throw error;
   }

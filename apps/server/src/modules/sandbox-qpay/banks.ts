@@ -1,6 +1,7 @@
 /**
  * The bank apps the sandbox offers, as QPay lists them in an invoice's `urls`; `code` is the
- * provider code a payment names (enums.py KnownProviderCode of Amraa1/qpay_client).
+ * provider code a payment names (enums.py KnownProviderCode of Amraa1/qpay_client; the wallet,
+ * which has none there, takes its test bank's).
  */
 export const SANDBOX_BANKS = [
   { id: 'khanbank', code: '050000', name: 'Khan bank', description: 'Хаан банк', color: '#0b6e4f' },

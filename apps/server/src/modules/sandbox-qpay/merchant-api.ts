@@ -1,14 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Selectable } from 'kysely';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { qrPngBase64 } from '../../lib/qr-image.js';
 import {
   QPAY_ERROR_STATUS,
-  type QpayErrorKey,
   qpayCreateInvoiceRequest,
   qpayCreateInvoiceResponse,
   qpayEmptyResponse,
@@ -21,7 +19,8 @@ import {
   qpayRefundRequest,
   qpayTokenResponse,
 } from '../premium/qpay-contract.js';
-import { findBank, SANDBOX_BANKS, type SandboxBank } from './banks.js';
+import { invoiceAnswer, paymentAnswer, paymentListAnswer, qpayErrorHandler } from './answers.js';
+import { SANDBOX_BANKS, type SandboxBank } from './banks.js';
 import { type QpayCall, takeQpayFault } from './faults.js';
 import {
   cancelSandboxQpayInvoice,
@@ -32,30 +31,6 @@ import {
   sandboxQpayPayments,
   tokenOwner,
 } from './invoices.js';
-import type { SandboxQpayPaymentsTable } from './tables.js';
-
-/** The request field a refusal names, and QPay's key for it (error.py); any other is VALIDATION_ERROR. */
-const FIELD_KEYS: Record<string, QpayErrorKey> = {
-  invoice_code: 'INVOICE_CODE_INVALID',
-  amount: 'INVALID_AMOUNT',
-  object_type: 'INVALID_OBJECT_TYPE',
-  object_id: 'OBJECT_DATA_ERROR',
-};
-
-/** QPay's error shape (qpay-contract.ts): the key in `error` and in `message`, the reason in `details`. */
-function sendQpayError(
-  reply: FastifyReply,
-  status: number,
-  key: string,
-  description: string,
-  field?: unknown,
-) {
-  return reply.code(status).send({
-    error: key,
-    message: key,
-    details: { description, ...(typeof field === 'string' ? { field } : {}) },
-  });
-}
 
 const refuse = (key: 'NO_CREDENDIALS' | 'AUTHENTICATION_FAILED', message: string) =>
   new AppError(QPAY_ERROR_STATUS.UNAUTHORIZED_ERROR, key, message);
@@ -69,7 +44,6 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 const bearer = (header: string | undefined) => /^Bearer (\S{8,500})$/.exec(header ?? '')?.[1];
-const money = (amount: number) => `${amount}.00`;
 const errors = {
   400: qpayErrorResponse,
   401: qpayErrorResponse,
@@ -88,39 +62,6 @@ const CALLS: [RegExp, Exclude<QpayCall, '*'>][] = [
 ];
 const callOf = (route: string) => CALLS.find(([pattern]) => pattern.test(route))?.[1];
 
-/** One sandbox payment as QPay's `payment/check` row (schemas.py Payment) tells it. */
-function paymentAnswer(row: Selectable<SandboxQpayPaymentsTable>) {
-  const bank = findBank(row.bank);
-  const status = row.status === 'REFUNDED' ? 'REFUND' : row.status;
-  const tookMoney = status !== 'NEW' && status !== 'FAILED';
-  return {
-    payment_id: row.payment_id,
-    payment_status: status,
-    // Not in schemas.py Payment (PaymentGetResponse names it); the adapter reads it when present.
-    payment_date: row.created_at.toISOString(),
-    payment_amount: money(row.amount),
-    trx_fee: '0.00',
-    payment_currency: 'MNT' as const,
-    payment_wallet: bank?.name ?? row.bank,
-    payment_type: 'P2P' as const,
-    card_transactions: [],
-    p2p_transactions: tookMoney
-      ? [
-          {
-            transaction_bank_code: bank?.code ?? '100000',
-            account_bank_code: '050000',
-            account_bank_name: 'Khan bank',
-            account_number: '5000000000',
-            status: 'SUCCESS',
-            amount: money(row.amount),
-            currency: 'MNT' as const,
-            settlement_status: 'PENDING',
-          },
-        ]
-      : [],
-  };
-}
-
 /**
  * The QPay merchant API v2 of the sandbox, as strict as the description it follows
  * (premium/qpay-contract.ts): every body is validated with the description's schemas (required
@@ -136,22 +77,7 @@ export default async function sandboxQpayMerchantApi(
   const { config } = deps;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return sendQpayError(reply, error.statusCode, error.code, error.message, error.extra.field);
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const [first] = error.validation;
-      const field =
-        first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'body';
-      const key = FIELD_KEYS[field.split('.')[0] ?? ''] ?? 'VALIDATION_ERROR';
-      return sendQpayError(reply, 400, key, `${field}: ${first?.message ?? 'is invalid'}`, field);
-    }
-    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status >= 400 && status < 500) return sendQpayError(reply, status, 'VALIDATION_ERROR', error.message);
-    request.log.error({ err: error }, 'sandbox qpay failed');
-    return sendQpayError(reply, 500, 'INTERNAL_ERROR', 'The sandbox failed.');
-  });
+  app.setErrorHandler(qpayErrorHandler);
   // Faults the tests ordered (faults.ts): slow, a server error, or QPay unreachable behind its proxy.
   app.addHook('onRequest', async (request, reply) => {
     const call = callOf(request.routeOptions.url ?? '');
@@ -302,21 +228,7 @@ export default async function sandboxQpayMerchantApi(
     },
     async (request) => {
       const invoice = await ownInvoice(merchant(request), request.params.id);
-      const payments = await sandboxQpayPayments(deps, invoice.id);
-      return {
-        invoice_id: invoice.id,
-        invoice_status: invoice.status === 'OPEN' ? ('OPEN' as const) : ('CLOSED' as const),
-        sender_invoice_no: invoice.sender_invoice_no,
-        invoice_description: invoice.description,
-        allow_partial: false,
-        total_amount: money(invoice.amount),
-        gross_amount: money(invoice.amount),
-        tax_amount: '0.00',
-        surcharge_amount: '0.00',
-        callback_url: invoice.callback_url,
-        inputs: [],
-        payments: payments.map(paymentAnswer),
-      };
+      return invoiceAnswer(invoice, await sandboxQpayPayments(deps, invoice.id));
     },
   );
 
@@ -407,20 +319,7 @@ export default async function sandboxQpayMerchantApi(
       const start = (offset.page_number - 1) * offset.page_limit;
       return {
         count: rows.length,
-        rows: rows.slice(start, start + offset.page_limit).map((row) => ({
-          payment_id: row.payment_id,
-          payment_date: row.created_at.toISOString(),
-          payment_status: row.status === 'REFUNDED' ? ('REFUND' as const) : row.status,
-          payment_fee: '0.00',
-          payment_amount: money(row.amount),
-          payment_currency: 'MNT' as const,
-          payment_wallet: findBank(row.bank)?.name ?? row.bank,
-          payment_name: row.description,
-          payment_description: row.description,
-          paid_by: 'P2P' as const,
-          object_type: 'INVOICE' as const,
-          object_id: row.invoice_id,
-        })),
+        rows: rows.slice(start, start + offset.page_limit).map(paymentListAnswer),
       };
     },
   );
