@@ -137,9 +137,9 @@ const envSchema = z
     QPAY_CLIENT_ID: z.string().min(1).max(200).default(SANDBOX_QPAY_CLIENT_ID),
     QPAY_CLIENT_SECRET: z.string().min(8).max(500).default(DEV_SECRET),
     /** The invoice template QPay registered for the merchant. */
-    QPAY_INVOICE_CODE: z.string().min(1).max(100).default('TUNES_INVOICE'),
+    QPAY_INVOICE_CODE: z.string().min(1).max(45).default('TUNES_INVOICE'),
     /** Who receives QPay's invoices on its side (`invoice_receiver_code`). */
-    QPAY_RECEIVER_CODE: z.string().min(1).max(100).default('terminal'),
+    QPAY_RECEIVER_CODE: z.string().min(1).max(45).default('terminal'),
 
     /** The tax authority's PosAPI 3.0 (its local service); the built-in sandbox when unset. */
     EBARIMT_URL: z.url().optional(),
