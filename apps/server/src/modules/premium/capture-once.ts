@@ -59,41 +59,31 @@ export async function takeCapture(
 ): Promise<CaptureOutcome> {
   const now = deps.clock.now();
   const decided = await deps.db.transaction().execute(async (trx) => {
+    // The invoice, locked (a concurrent capture, expiry or deletion is wholly before or after
+    // this), with its owner's state.
     const invoice = await trx
-      .selectFrom('payment_invoices')
+      .selectFrom('payment_invoices as i')
+      .leftJoin('users as u', 'u.id', 'i.user_id')
       .select([
-        'status',
-        'amount',
-        'currency',
-        'kind',
-        'user_id',
-        'save_card',
-        'method',
-        'subscription_id',
-        'period_end',
+        'i.status',
+        'i.amount',
+        'i.currency',
+        'i.kind',
+        'i.user_id',
+        'i.save_card',
+        'i.method',
+        'i.subscription_id',
+        'i.period_end',
+        'u.deleted_at',
       ])
-      .where('invoice_id', '=', invoiceId)
-      .forUpdate()
+      .where('i.invoice_id', '=', invoiceId)
+      .forUpdate('i')
       .executeTakeFirst();
     if (!invoice) return null;
-    const known = await trx
-      .selectFrom('payment_ledger')
-      .select('id')
-      .where('invoice_id', '=', invoiceId)
-      .where('entry', '=', 'capture')
-      .where('method', '=', capture.method)
-      .where('reference', '=', capture.reference)
-      .executeTakeFirst();
-    if (known) return { outcome: 'known' as const };
 
-    const owner = await trx
-      .selectFrom('users')
-      .select('deleted_at')
-      .where('id', '=', invoice.user_id)
-      .executeTakeFirst();
     let reason: string | null = null;
     if (invoice.status !== 'created') reason = `the invoice is already ${invoice.status}`;
-    else if (!owner || owner.deleted_at) reason = 'the account was deleted';
+    else if (invoice.deleted_at) reason = 'the account was deleted';
     else if (capture.amount !== invoice.amount || capture.currency !== invoice.currency) {
       reason = `the provider took ${capture.amount} ${capture.currency}; the invoice is ${invoice.amount} ${invoice.currency}`;
     } else if (invoice.kind === 'change') {
@@ -112,7 +102,8 @@ export async function takeCapture(
       } else if (now.getTime() >= periodEnd) reason = 'the plan change was paid after its period ended';
     }
 
-    const [row] = await trx
+    // Recorded once: the same report again (a retry, a second check) is known and changes nothing.
+    const row = await trx
       .insertInto('payment_ledger')
       .values({
         invoice_id: invoiceId,
@@ -126,9 +117,10 @@ export async function takeCapture(
         reason,
         created_at: now,
       })
+      .onConflict((oc) => oc.columns(['invoice_id', 'entry', 'method', 'reference']).doNothing())
       .returning('id')
-      .execute();
-    if (!row) throw new Error(`the capture of ${invoiceId} was not recorded`);
+      .executeTakeFirst();
+    if (!row) return { outcome: 'known' as const };
     if (reason) return { outcome: 'surplus' as const, reason, ledgerId: row.id, userId: invoice.user_id };
 
     const { card } = capture;
