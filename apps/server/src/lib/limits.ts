@@ -56,10 +56,18 @@ export const LIMITS = {
   ],
   /** Failed console sign-ins for one operator from every address: bounds a guesser with many. */
   consoleSignInTriesPerAccount: [
-    { limit: 20, windowSeconds: HOUR, message: 'Too many failed sign-ins for this operator. Try again later.' },
+    {
+      limit: 20,
+      windowSeconds: HOUR,
+      message: 'Too many failed sign-ins for this operator. Try again later.',
+    },
   ],
   /** Authenticator codes tried on one operator set-up link. */
-  consoleSetupCodeTries: { limit: 10, windowSeconds: 15 * MINUTE, message: 'Too many wrong codes. Wait a while.' },
+  consoleSetupCodeTries: {
+    limit: 10,
+    windowSeconds: 15 * MINUTE,
+    message: 'Too many wrong codes. Wait a while.',
+  },
   /** Failed reset-link tokens one client address may try; looked up before any hashing. */
   resetTokenTries: { limit: 20, windowSeconds: HOUR },
   /** Wrong voucher codes one user may try, and one client address across users. */

@@ -4,7 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
-/** OpenAPI generated from the route schemas; UI at /api/docs, JSON at /api/docs/json. */
+/**
+ * OpenAPI generated from the route schemas; UI at /api/docs, JSON at /api/docs/json. The pages
+ * are served outside production, and in production only when the operator sets API_DOCS=true
+ * (security.md); the document itself is always built (`npm run docs:api`, `app.swagger()`).
+ */
 export const openapi = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
@@ -26,5 +30,8 @@ export const openapi = fp(async (app: FastifyInstance) => {
     transform: jsonSchemaTransform,
     hideUntagged: false,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  const { config } = app.deps;
+  if (config.API_DOCS ?? !config.isProduction) {
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  }
 });

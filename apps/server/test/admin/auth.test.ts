@@ -97,7 +97,13 @@ describe('set-up link', () => {
   it('a new one ends the old password, authenticator and sessions at once, and enrols afresh', async () => {
     const admin = await signedInOperator(t, 'admin');
     const victim = await signedInOperator(t, 'support');
-    const issued = await consoleCall(t, admin.cookie, 'POST', `/api/admin/operators/${victim.id}/setup-link`, {});
+    const issued = await consoleCall(
+      t,
+      admin.cookie,
+      'POST',
+      `/api/admin/operators/${victim.id}/setup-link`,
+      {},
+    );
     expect(issued.statusCode, issued.body).toBe(200);
     const { setupUrl } = issued.json() as { setupUrl: string };
 
@@ -208,7 +214,7 @@ describe('sign-in', () => {
     expect(replay.statusCode).toBe(401);
   });
 
-  it('is refused with 429 after 5 failures for one e-mail, counted at once', async () => {
+  it('is refused with 429 after 5 failures for one e-mail from one address, counted at once', async () => {
     const { email, secret } = await signedInOperator(t, 'content');
     const answers = await Promise.all(
       Array.from({ length: 12 }, () =>

@@ -120,6 +120,7 @@ const KNOWN_CODES = [
   'gateway_error',
   'operator_exists',
   'cannot_change_self',
+  'extension_cap',
   'network_error',
   'conflict',
 ] as const;

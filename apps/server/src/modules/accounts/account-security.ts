@@ -24,7 +24,8 @@ async function notify(
 ) {
   if (user.primary_email)
     await sendToAccount(deps, user.id, { channel: 'email', to: user.primary_email, subject, text }, log);
-  if (user.phone_number) await sendToAccount(deps, user.id, { channel: 'sms', to: user.phone_number, text }, log);
+  if (user.phone_number)
+    await sendToAccount(deps, user.id, { channel: 'sms', to: user.phone_number, text }, log);
 }
 
 /** The current password, checked under the password-tries limits (a stolen token cannot guess it). */

@@ -430,7 +430,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
         security: SECURED,
         params: userAndInvoice,
         body: empty,
-        response: errors,
+        response: { ...errors, 429: errorBodySchema },
       },
     },
     (request) =>

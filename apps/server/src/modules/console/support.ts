@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict, notFound, tooManyRequests } from '../../lib/errors.js';
+import { LIMITS } from '../../lib/limits.js';
 import { revokeAllForUser } from '../accounts/tokens.js';
 import { billingMessages } from '../billing/messages.js';
 import { notifyOnce } from '../billing/notices.js';
@@ -228,7 +229,13 @@ export async function extendSubscription(
   const done = await deps.db.transaction().execute(async (trx) => {
     const tx = { db: trx, clock: deps.clock };
     const before = await ownedSubscriptionRow(tx, userId, subscriptionId);
-    const refusal = await refuseOverCap(trx, now, { operatorId, role: operator.role, userId, subscriptionId, days });
+    const refusal = await refuseOverCap(trx, now, {
+      operatorId,
+      role: operator.role,
+      userId,
+      subscriptionId,
+      days,
+    });
     if (refusal) return { refusal };
     const shift = days * DAY_MS;
     const from = before.end_date > now ? before.end_date : now;
@@ -313,9 +320,12 @@ export async function endPeriodNow(trx: Deps['db'], subscriptionId: string, now:
     .execute();
 }
 
-/** Sends the receipt link of a paid invoice again, by e-mail or SMS as billing messages go. */
+/**
+ * Sends the receipt link of a paid invoice again, by e-mail or SMS as billing messages go; each
+ * operator at most 5 times an hour per invoice (lib/limits.ts), a refusal audited.
+ */
 export async function resendReceipt(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'throttle'>,
   operatorId: string,
   userId: string,
   invoiceId: string,
@@ -330,6 +340,18 @@ export async function resendReceipt(
   if (!invoice) throw notFound('No such payment of this listener.');
   if (invoice.status !== 'paid') throw conflict('Only a paid invoice has a receipt.', 'not_paid');
   const now = deps.clock.now();
+  const limit = LIMITS.receiptResendsPerInvoice;
+  const taken = await deps.throttle.take(`receipt-resends:${operatorId}:${invoiceId}`, limit);
+  if (!taken.allowed) {
+    await audit(deps.db, now, {
+      operatorId,
+      action: 'user.receipt.resend.refused',
+      targetType: 'payment',
+      targetId: invoiceId,
+      after: { cap: limit.limit, windowSeconds: limit.windowSeconds, userId },
+    });
+    throw tooManyRequests(taken.retryAfterSeconds, limit.message);
+  }
   const link = `${deps.config.PUBLIC_URL}/receipts/${encodeURIComponent(invoiceId)}`;
   const sentTo: string[] = [];
   await notifyOnce(

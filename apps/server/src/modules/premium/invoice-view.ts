@@ -1,7 +1,7 @@
 import type { PaymentStatus, PaymentStatusAnswer } from '@tunes/shared/billing';
 import type { Invoice } from '@tunes/shared/premium';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { openAttempts } from './capture-once.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -9,15 +9,17 @@ import type { PaymentStep } from './payment-log.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
 import './tables.js';
 
-/** One of the user's invoices, or 404 (none) / 403 (another account's). */
+/**
+ * One of the user's invoices, or 404: another account's answers exactly as one that does not
+ * exist, so nobody learns which invoice numbers are real (security.md).
+ */
 export async function ownInvoice(deps: Pick<PaymentDeps, 'db'>, userId: string, invoiceId: string) {
   const invoice = await deps.db
     .selectFrom('payment_invoices')
     .select(['user_id', 'status', 'method', 'kind'])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
-  if (!invoice) throw notFound('There is no such invoice.');
-  if (invoice.user_id !== userId) throw forbidden('This invoice belongs to another account.');
+  if (!invoice || invoice.user_id !== userId) throw notFound('There is no such invoice.');
   return invoice;
 }
 
