@@ -54,7 +54,9 @@ export const invoiceSchema = z
     refunded: z
       .number()
       .int()
-      .describe('money taken for this invoice that could not be used (a second payment, a closed invoice): given back'),
+      .describe(
+        'money taken for this invoice that could not be used (a second payment, a closed invoice): given back',
+      ),
   })
   .describe('Invoice');
 export type Invoice = z.infer<typeof invoiceSchema>;
