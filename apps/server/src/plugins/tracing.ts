@@ -14,7 +14,8 @@ declare module 'fastify' {
 
 /**
  * OpenTelemetry traces when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (docs/operations.md): one server
- * span per request, named by its route pattern, continuing a caller's `traceparent`, sent over
+ * span per request, named by its route pattern, continuing a caller's `traceparent`, with a child
+ * span per database statement and provider call made for it (lib/spans.ts), sent over
  * OTLP/HTTP (JSON) to `${OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`. Without the variable no hook is
  * added to the request path.
  */
@@ -30,9 +31,9 @@ export const tracing = fp(
     provider.register({ propagator: new W3CTraceContextPropagator() });
     const tracer = trace.getTracer('tunes');
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const parent = propagation.extract(context.active(), request.headers);
-      request.span = tracer.startSpan(
+      const span = tracer.startSpan(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'}`,
         {
           kind: SpanKind.SERVER,
@@ -44,6 +45,13 @@ export const tracing = fp(
         },
         parent,
       );
+      request.span = span;
+      // The request's span is the parent of what its handling does (database statements,
+      // provider calls: lib/spans.ts): the rest of the hooks and the handler run in its context,
+      // and so do the body's stream events, which come from the socket, not from this call.
+      const active = trace.setSpan(parent, span);
+      context.bind(active, request.raw);
+      context.with(active, done);
     });
     app.addHook('onResponse', async (request, reply) => {
       const span = request.span;

@@ -57,7 +57,11 @@ it('a message the provider refused is delivered again by the job queue once its 
   const { ran } = await t.app.jobs.runDue();
   expect(ran).toContainEqual({ name: 'outbox.deliver', count: 1 });
   expect(received).toHaveLength(1);
-  expect(JSON.parse(received[0] ?? '{}')).toEqual({ to: '97688001122', text: 'Your Premium renewed.' });
+  expect(JSON.parse(received[0] ?? '{}')).toEqual({
+    id: expect.any(String),
+    to: '97688001122',
+    text: 'Your Premium renewed.',
+  });
   expect(await row()).toMatchObject({ attempts: 2, next_attempt_at: null, delivery_error: null });
   expect((await row()).delivered_at).not.toBeNull();
 

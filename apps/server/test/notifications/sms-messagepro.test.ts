@@ -120,7 +120,7 @@ it('a Mongolian code reaches MessagePro in the documented request, its Cyrillic 
 });
 
 it("MessagePro's refusals each fail the send with the documented reason", async () => {
-  const message = { to: '97699001122', text: 'Сайн байна уу' };
+  const message = { id: 'message-1', to: '97699001122', text: 'Сайн байна уу' };
   await expect(transport({ MESSAGEPRO_API_KEY: 'wrong-key' }).send(message)).rejects.toThrow(
     'MessagePro answered 403: the API key is missing or wrong',
   );
@@ -141,10 +141,10 @@ it("MessagePro's refusals each fail the send with the documented reason", async 
 
 it('past 5 requests a second MessagePro answers 503, and that send fails for a later retry', async () => {
   const sms = transport();
-  for (let i = 0; i < 5; i++) await sms.send({ to: `9768800110${i}`, text: `Код ${i}` });
+  for (let i = 0; i < 5; i++) await sms.send({ id: `message-${i}`, to: `9768800110${i}`, text: `Код ${i}` });
   // The sixth within the same second (the five are dated now, whatever the machine's load).
   gateway.recent = gateway.recent.map(() => Date.now());
-  await expect(sms.send({ to: '97688001105', text: 'Код 5' })).rejects.toThrow(
+  await expect(sms.send({ id: 'message-5', to: '97688001105', text: 'Код 5' })).rejects.toThrow(
     'MessagePro answered 503: more than 5 requests a second',
   );
   expect(received.map((message) => message.to)).toEqual([
@@ -157,7 +157,7 @@ it('past 5 requests a second MessagePro answers 503, and that send fails for a l
 });
 
 it('a number outside Mongolia is not sent to MessagePro', async () => {
-  await expect(transport().send({ to: '447700900123', text: 'Hello' })).rejects.toThrow(
+  await expect(transport().send({ id: 'message-6', to: '447700900123', text: 'Hello' })).rejects.toThrow(
     'MessagePro sends only to Mongolian numbers',
   );
   expect(received).toEqual([]);

@@ -69,7 +69,7 @@ export async function deliverMessage(
   if (!transport.configured) return 'no-provider';
   const attempts = message.attempts + 1;
   try {
-    await transport.send({ to: message.to, subject: message.subject, text: message.text });
+    await transport.send({ id: message.id, to: message.to, subject: message.subject, text: message.text });
     await deps.db
       .updateTable('outbox_messages')
       .set({ delivered_at: new Date(), attempts, next_attempt_at: null, delivery_error: null })

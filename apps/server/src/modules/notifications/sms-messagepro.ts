@@ -14,6 +14,8 @@ import type { Transport } from './transports.js';
  * 200 answers a JSON array whose item says `"Result": "SUCCESS"` with a `"Message ID"` (or
  * `"FAIL"` with a `"Reason"`); 402: the organisation is closed for non-payment; 403: no key or a
  * wrong one; 404: the organisation or the special number is not active; 503: over 5 a second.
+ * The request has no field for an id of ours, and the description says nothing of repeats: a
+ * try that timed out after MessagePro accepted it is sent again as a new message.
  */
 export const MESSAGEPRO_SEND_URL = 'https://api.messagepro.mn/send';
 
@@ -77,7 +79,7 @@ export function readMessageProAnswer(status: number, body: string): string {
 
 /** One GET per message; accepted only on MessagePro's SUCCESS. */
 export function messageProTransport(
-  settings: { url: string; apiKey: string; from: string },
+  settings: { url: string; apiKey: string; from: string; timeoutMs?: number },
   fetchImpl: typeof fetch = fetch,
 ): Transport {
   return {
@@ -87,7 +89,7 @@ export function messageProTransport(
       const response = await fetchImpl(request.url, {
         method: 'GET',
         headers: request.headers,
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(settings.timeoutMs ?? 10_000),
       });
       readMessageProAnswer(response.status, await response.text());
     },

@@ -1,4 +1,6 @@
+import { context, propagation } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
+import { inChildSpan, SpanKind } from '../../lib/spans.js';
 
 /** How the server calls another HTTP service: a JSON POST answering status and parsed body. */
 export type JsonPost = (url: string, body: unknown, headers?: Record<string, string>) => Promise<JsonAnswer>;
@@ -54,7 +56,7 @@ export const fetchJsonPost: JsonPost = (url, body, headers = {}) =>
  * tests, and whatever address the process listens on. Everything else goes over the network.
  */
 export function jsonCallFor(app: FastifyInstance, ownOrigin: string): JsonCall {
-  return async (request) => {
+  const call: JsonCall = async (request) => {
     const target = new URL(request.url);
     if (target.origin !== new URL(ownOrigin).origin) return fetchJson(request);
     const response = await app.inject({
@@ -65,6 +67,32 @@ export function jsonCallFor(app: FastifyInstance, ownOrigin: string): JsonCall {
     });
     return { status: response.statusCode, body: parseBody(response.body) };
   };
+  return (request) => inProviderSpan(request, call);
+}
+
+/**
+ * A provider call inside a traced request is a client span of its own (`POST merchant.qpay.mn`,
+ * with the path but never the query), and carries the trace on to the provider in `traceparent`.
+ */
+function inProviderSpan(request: JsonRequest, call: JsonCall): Promise<JsonAnswer> {
+  const target = new URL(request.url);
+  return inChildSpan(
+    {
+      name: `${request.method} ${target.host}`,
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': request.method,
+        'server.address': target.hostname,
+        'url.full': `${target.origin}${target.pathname}`,
+      },
+      resultAttributes: (answer) => ({ 'http.response.status_code': answer.status }),
+    },
+    () => {
+      const headers: Record<string, string> = { ...request.headers };
+      propagation.inject(context.active(), headers);
+      return call({ ...request, headers });
+    },
+  );
 }
 
 export function jsonPostFor(app: FastifyInstance, ownOrigin: string): JsonPost {
