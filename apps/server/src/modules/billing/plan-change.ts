@@ -39,7 +39,8 @@ export function proratedDifference(
   now: Date,
 ): number {
   const length = period.end.getTime() - period.start.getTime();
-  const left = Math.max(0, period.end.getTime() - now.getTime());
+  // A period paid ahead (it starts later) is upgraded whole, never for more than its length.
+  const left = Math.max(0, period.end.getTime() - Math.max(now.getTime(), period.start.getTime()));
   if (length <= 0) return 0;
   return Math.max(0, Math.round(((target.cost - current.cost) * left) / length));
 }
