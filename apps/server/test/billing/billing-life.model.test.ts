@@ -8,6 +8,7 @@ import {
   AdvanceClock,
   AtOnce,
   ChangePlan,
+  DeleteAccount,
   RefundInConsole,
   RunDueJobs,
 } from './billing-life/account-commands.js';
@@ -21,6 +22,7 @@ import {
 } from './billing-life/payment-commands.js';
 import type { Step } from './billing-life/step.js';
 import {
+  isKnown,
   MODEL_PASSWORD,
   type Model,
   newWorld,
@@ -40,12 +42,12 @@ import {
  * The CI run is short. `BILLING_MODEL_STEPS=10000` (npm run test:billing-model) makes as many
  * runs as reach that many steps. A failure prints its seed and path; replay it with
  * `BILLING_MODEL_SEED=… BILLING_MODEL_PATH=…`, and keep its shrunk sequence below.
- * `BILLING_MODEL_KNOWN=tab-race-502,upgrade-ahead-price` lets a long run pass over known
- * failures (world.ts) to look for others.
+ * `BILLING_MODEL_KNOWN=closed-page-look-back` (a comma list, world.ts) lets a long run pass over
+ * known failures to look for others.
  */
 
 const LONG_STEPS = Number(process.env.BILLING_MODEL_STEPS ?? 0);
-const CI = { numRuns: 40, maxCommands: 40 };
+const CI = { numRuns: 60, maxCommands: 40 };
 const LONG_MAX_COMMANDS = 40;
 const seed = Number(process.env.BILLING_MODEL_SEED ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0);
 const path = process.env.BILLING_MODEL_PATH;
@@ -143,7 +145,12 @@ async function productBooksAgree() {
   expect(answer.statusCode, answer.body).toBe(200);
   const report = answer.json() as BooksReport;
   expect(report.unchecked, 'invoices the books check could not ask about').toEqual([]);
-  expect(report.mismatches, 'the books check').toEqual([]);
+  // A payment the periodic check no longer looks for is one the books check rightly finds.
+  const passedOver = (kind: string) => kind === 'capture_missing' && isKnown('closed-page-look-back');
+  expect(
+    report.mismatches.filter((mismatch) => !passedOver(mismatch.kind)),
+    'the books check',
+  ).toEqual([]);
 }
 
 async function assertLife(numRuns: number, maxCommands: number, stopAfterSteps?: number) {
@@ -240,5 +247,19 @@ describe.skipIf(LONG_STEPS > 0)('the billing life: sequences the model found', (
 
   it('tabs opening the card page of a QPay invoice at once all get it', async () => {
     await inTabs([new CheckoutByQpay(0, 'premium')], new OpenPayPage(0, 0, 'card'));
+  });
+
+  // Found by the CI run on PostgreSQL (seed -1256913699) after cf4e9cf: the deletion leaves the
+  // QPay page open for the periodic check to close; paid at once with its callback lost, it is
+  // found only by closing leftover pages, which now looks back 14 days, so after a longer gap in
+  // the jobs the 6,900 MNT is never given back.
+  it('a QPay payment on the page of a deleted account is given back whenever the check first runs', async () => {
+    await live(2, [
+      new CheckoutByQpay(0, 'premium'),
+      new DeleteAccount(0),
+      new AnswerAtBank(0, true, true, 0),
+      new AdvanceClock(31 * DAY),
+      new RunDueJobs(),
+    ]);
   });
 });

@@ -47,6 +47,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   // The card page of an invoice closed at the gateway (voided), so nobody can pay it afterwards.
   await db.schema.alterTable('payment_invoices').addColumn('card_voided_at', 'timestamptz').execute();
+  // Pages of invoices closed before the ledger count as closed: a declined or cancelled page is
+  // closed at the gateway, an expired one was left to the gateway's own expiry, and a paid one's
+  // capture is the opening row below. Otherwise the check closing leftover pages would find the
+  // old paid pages "open", see their payment and take it for a second one.
+  await sql`update payment_invoices set card_voided_at = coalesce(settled_at, created_at)
+    where status <> 'created' and provider_token is not null`.execute(db);
 
   // What was paid and refunded before the ledger: its opening rows.
   await sql`

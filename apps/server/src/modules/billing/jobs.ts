@@ -75,8 +75,8 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
       // A closed invoice whose page is still open at a provider (one was down when it closed,
       // or the account was deleted): the page is closed, and what it took is given back.
       name: 'payments.close-attempts',
-      findDue: async (now, limit, after) => {
-        let query = invoicesWithOpenAttempts(db, now).orderBy('i.invoice_id').limit(limit);
+      findDue: async (_now, limit, after) => {
+        let query = invoicesWithOpenAttempts(db).orderBy('i.invoice_id').limit(limit);
         if (after) query = query.where('i.invoice_id', '>', after);
         return (await query.execute()).map((row) => row.invoice_id);
       },

@@ -14,8 +14,6 @@ import { findInvoiceParty, type PaymentLogEntry, type PaymentStep, writePaymentL
 import { checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
 import './tables.js';
 
-/** How far back closed invoices are looked at for a page still open at a provider. */
-const OPEN_ATTEMPTS_DAYS = 14;
 /** Pending invoices older than this are given up as expired by the periodic check. */
 export const INVOICE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Days after a period's end when its renewal invoice can no longer be paid (after the last retry). */
@@ -216,39 +214,37 @@ export function openProviderInvoices(db: SettlementDeps['db']) {
  * invoice not cancelled, neither of which captured): a provider was down when the invoice
  * closed, so the check closes them now.
  */
-export function invoicesWithOpenAttempts(db: SettlementDeps['db'], now: Date) {
-  return (
-    db
-      .selectFrom('payment_invoices as i')
-      .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
-      .select('i.invoice_id')
-      .where('i.status', '<>', 'created')
-      // Providers end their own pages long before this; older invoices are not asked again.
-      .where('i.created_at', '>', new Date(now.getTime() - OPEN_ATTEMPTS_DAYS * 86_400_000))
-      .where((eb) => {
-        const captured = (method: 'card' | 'qpay') =>
-          eb.exists(
-            eb
-              .selectFrom('payment_ledger as l')
-              .select('l.id')
-              .whereRef('l.invoice_id', '=', 'i.invoice_id')
-              .where('l.entry', '=', 'capture')
-              .where('l.method', '=', method),
-          );
-        return eb.or([
-          eb.and([
-            eb('i.provider_token', 'is not', null),
-            eb('i.card_voided_at', 'is', null),
-            eb.not(captured('card')),
-          ]),
-          eb.and([
-            eb('q.qpay_invoice_id', 'is not', null),
-            eb('q.cancelled_at', 'is', null),
-            eb.not(captured('qpay')),
-          ]),
-        ]);
-      })
-  );
+export function invoicesWithOpenAttempts(db: SettlementDeps['db']) {
+  return db
+    .selectFrom('payment_invoices as i')
+    .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
+    .select('i.invoice_id')
+    .where('i.status', '<>', 'created')
+    .where((eb) => {
+      // As `openAttempts` judges them: the card page is done when it captured (`session`).
+      const captured = (method: 'card' | 'qpay', reference?: string) => {
+        let query = eb
+          .selectFrom('payment_ledger as l')
+          .select('l.id')
+          .whereRef('l.invoice_id', '=', 'i.invoice_id')
+          .where('l.entry', '=', 'capture')
+          .where('l.method', '=', method);
+        if (reference) query = query.where('l.reference', '=', reference);
+        return eb.exists(query);
+      };
+      return eb.or([
+        eb.and([
+          eb('i.provider_token', 'is not', null),
+          eb('i.card_voided_at', 'is', null),
+          eb.not(captured('card', 'session')),
+        ]),
+        eb.and([
+          eb('q.qpay_invoice_id', 'is not', null),
+          eb('q.cancelled_at', 'is', null),
+          eb.not(captured('qpay')),
+        ]),
+      ]);
+    });
 }
 
 /**
@@ -258,7 +254,7 @@ export function invoicesWithOpenAttempts(db: SettlementDeps['db'], now: Date) {
  */
 export async function checkPendingInvoices(deps: SettlementDeps, limit = 100): Promise<number> {
   const pending = await openProviderInvoices(deps.db).orderBy('i.created_at').limit(limit).execute();
-  const leftOpen = await invoicesWithOpenAttempts(deps.db, deps.clock.now()).limit(limit).execute();
+  const leftOpen = await invoicesWithOpenAttempts(deps.db).limit(limit).execute();
   for (const { invoice_id } of [...pending, ...leftOpen]) {
     try {
       await settleInvoice(deps, invoice_id, 'check');

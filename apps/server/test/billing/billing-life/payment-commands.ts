@@ -60,7 +60,7 @@ export class CheckoutByCard extends ListenerStep {
       MerchantCode: PLAN_CODES[this.plan],
       saveCard: this.saveCard,
     });
-    if (expectNo5xx(world, answer, String(this)).statusCode !== 200) return;
+    if (expectNo5xx(answer, String(this)).statusCode !== 200) return;
     const { url, invoiceId } = answer.json() as { url: string; invoiceId: string };
     keepPage(model, world, invoiceId, this.user, { card: new URL(url) });
   }
@@ -79,7 +79,7 @@ export class CheckoutByQpay extends ListenerStep {
   async act(model: Model, world: World) {
     const headers = await headersOf(world, this.user);
     const answer = await checkout(world.t, headers, { MerchantCode: PLAN_CODES[this.plan], method: 'qpay' });
-    if (expectNo5xx(world, answer, String(this)).statusCode !== 200) return;
+    if (expectNo5xx(answer, String(this)).statusCode !== 200) return;
     const qpay = answer.json() as QpayAnswer;
     keepPage(model, world, qpay.invoiceId, this.user, { qpay });
   }
@@ -114,7 +114,7 @@ export class OpenPayPage extends ListenerStep {
       headers: await headersOf(world, this.user),
       payload: { method: this.method },
     });
-    if (expectNo5xx(world, answer, String(this)).statusCode !== 200) return;
+    if (expectNo5xx(answer, String(this)).statusCode !== 200) return;
     const body = answer.json() as { method: 'card'; url: string } | QpayAnswer;
     keepPage(
       model,
@@ -149,7 +149,7 @@ export class PayCardPage extends Step {
     if (!page?.card) return;
     const { t } = world;
     const opened = await openGatewayPage(t, page.card);
-    if (expectNo5xx(world, opened.page, `${this} page`).statusCode !== 200) return;
+    if (expectNo5xx(opened.page, `${this} page`).statusCode !== 200) return;
     const posted = await postGatewayForm(t, 'pay', {
       token: opened.token,
       form_key: opened.formKey,
@@ -157,7 +157,7 @@ export class PayCardPage extends Step {
       expiry: cardExpiry(t),
       cvc: '123',
     });
-    if (expectNo5xx(world, posted, String(this)).statusCode !== 303 || !this.comeBack) return;
+    if (expectNo5xx(posted, String(this)).statusCode !== 303 || !this.comeBack) return;
     await returnToShop(t, new URL(String(posted.headers.location)));
   }
   toString() {
@@ -193,7 +193,7 @@ export class AnswerAtBank extends Step {
     }
     const link = new URL(page.qpay.deeplinks[this.bank]?.link ?? '');
     const bankPage = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
-    if (expectNo5xx(world, bankPage, `${this} bank page`).statusCode !== 200) return;
+    if (expectNo5xx(bankPage, `${this} bank page`).statusCode !== 200) return;
     // As answerAtBank, but a page closed meanwhile (a payment at once) answers 409: fine.
     const hidden = (name: string) =>
       new RegExp(`name="${name}" value="([^"]+)"`).exec(bankPage.body)?.[1] ?? '';
@@ -203,7 +203,7 @@ export class AnswerAtBank extends Step {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ invoice: hidden('invoice'), form_key: hidden('form_key') }).toString(),
     });
-    if (expectNo5xx(world, answered, String(this)).statusCode !== 200 || !this.approve) return;
+    if (expectNo5xx(answered, String(this)).statusCode !== 200 || !this.approve) return;
     const now = t.clock.now().getTime();
     const last = world.lastCallbackAt.get(invoiceId);
     const throttled = last !== undefined && now - last < CALLBACK_WINDOW_MS;
@@ -236,8 +236,8 @@ export class QpayCallbackArrives extends Step {
     const statusBefore = await invoiceStatus(world, invoiceId);
     const now = world.t.clock.now().getTime();
     const last = world.lastCallbackAt.get(invoiceId);
-    expectNo5xx(world, await qpayCallback(world.t, invoiceId), String(this));
-    if (this.twice) expectNo5xx(world, await qpayCallback(world.t, invoiceId, 'POST'), String(this));
+    expectNo5xx(await qpayCallback(world.t, invoiceId), String(this));
+    if (this.twice) expectNo5xx(await qpayCallback(world.t, invoiceId, 'POST'), String(this));
     world.lastCallbackAt.set(invoiceId, now);
     // The server asked QPay: whatever was paid is known from here on.
     const asked = statusBefore === 'created' && (last === undefined || now - last >= CALLBACK_WINDOW_MS);
