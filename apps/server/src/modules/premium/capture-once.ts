@@ -329,7 +329,8 @@ export async function closeAttempts(
   log?: ErrorLog,
 ): Promise<boolean> {
   const open = await openAttempts(deps.db, invoiceId);
-  if (!open) return true;
+  // Nothing open (a renewal charged to the saved card, a page that captured): no more to read.
+  if (!open || (!open.card && !open.qpay)) return true;
   let closed = true;
   const party = await findInvoiceParty(deps, invoiceId);
   const note = (type: 'info' | 'warning', message: string, error?: GatewayError) =>

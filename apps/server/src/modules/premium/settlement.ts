@@ -102,8 +102,9 @@ export async function settleInvoice(
     .executeTakeFirst();
   if (!invoice) return null;
   if (invoice.status !== 'created') {
+    // A capture found on a closed invoice's page is given back: its status stays as it is.
     await closeAttempts(deps, invoiceId, step);
-    return currentStatus(deps, invoiceId);
+    return invoice.status;
   }
 
   const party = await findInvoiceParty(deps, invoiceId);
