@@ -65,9 +65,8 @@ export function gatewayCaptures(transactions: GatewayTransactions): Movement[] {
  * or took it and gave it back — `REFUND` in QPay's description (its refunds are whole and made by
  * the call), `REFUNDED` in older answers; both are compared as refunded in full.
  */
-export function qpayCaptures(payments: QpayPayments): { captures: Movement[]; refunding: string[] } {
+export function qpayCaptures(payments: QpayPayments): Movement[] {
   const captures: Movement[] = [];
-  const refunding: string[] = [];
   for (const row of payments.rows) {
     if (!['PAID', 'PARTIAL', 'REFUND', 'REFUNDED'].includes(row.status)) continue;
     captures.push({
@@ -79,7 +78,7 @@ export function qpayCaptures(payments: QpayPayments): { captures: Movement[]; re
       lastRefundAt: null,
     });
   }
-  return { captures, refunding };
+  return captures;
 }
 
 /**
@@ -94,8 +93,6 @@ export function compareCaptures(input: {
   ledger: Movement[];
   now: Date;
   graceMs: number;
-  /** References whose refund is under way at the provider: their refunds are not compared. */
-  refunding?: string[];
 }): BooksMismatch[] {
   const { invoiceId, method, now, graceMs } = input;
   const young = (at: Date | null) => at !== null && now.getTime() - at.getTime() < graceMs;
@@ -145,11 +142,7 @@ export function compareCaptures(input: {
         detail: `${method} capture ${theirs.reference}: ${name} took ${money(theirs.amount, theirs.currency)}, the ledger says ${money(ours.amount, ours.currency)}`,
       });
     }
-    const settling =
-      young(ours.at) ||
-      young(ours.lastRefundAt) ||
-      young(theirs.lastRefundAt) ||
-      input.refunding?.includes(theirs.reference);
+    const settling = young(ours.at) || young(ours.lastRefundAt) || young(theirs.lastRefundAt);
     if (ours.refunded !== theirs.refunded && !settling) {
       found.push({
         kind: 'refund_differs',
@@ -239,9 +232,9 @@ export async function checkInvoiceAtProviders(
       return null;
     }
   };
-  const compare = (method: Method, provider: Movement[], refunding?: string[]) =>
+  const compare = (method: Method, provider: Movement[]) =>
     mismatches.push(
-      ...compareCaptures({ invoiceId, method, provider, ledger: ledger[method], now, graceMs, refunding }),
+      ...compareCaptures({ invoiceId, method, provider, ledger: ledger[method], now, graceMs }),
     );
 
   if (invoice.provider_token || invoice.charge_attempts > 0 || ledger.card.length > 0) {
@@ -251,10 +244,7 @@ export async function checkInvoiceAtProviders(
   if (invoice.qpay_invoice_id) {
     const qpayInvoiceId = invoice.qpay_invoice_id;
     const answer = await ask('qpay', () => deps.qpay.checkPayment(qpayInvoiceId));
-    if (answer) {
-      const { captures, refunding } = qpayCaptures(answer.result);
-      compare('qpay', captures, refunding);
-    }
+    if (answer) compare('qpay', qpayCaptures(answer.result));
   } else if (ledger.qpay.length > 0) {
     // Nothing to ask QPay with: every QPay capture of the ledger is unknown there.
     compare('qpay', []);
