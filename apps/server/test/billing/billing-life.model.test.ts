@@ -22,7 +22,6 @@ import {
 } from './billing-life/payment-commands.js';
 import type { Step } from './billing-life/step.js';
 import {
-  isKnown,
   MODEL_PASSWORD,
   type Model,
   newWorld,
@@ -42,8 +41,6 @@ import {
  * The CI run is short. `BILLING_MODEL_STEPS=10000` (npm run test:billing-model) makes as many
  * runs as reach that many steps. A failure prints its seed and path; replay it with
  * `BILLING_MODEL_SEED=… BILLING_MODEL_PATH=…`, and keep its shrunk sequence below.
- * `BILLING_MODEL_KNOWN=closed-page-look-back` (a comma list, world.ts) lets a long run pass over
- * known failures to look for others.
  */
 
 const LONG_STEPS = Number(process.env.BILLING_MODEL_STEPS ?? 0);
@@ -145,12 +142,7 @@ async function productBooksAgree() {
   expect(answer.statusCode, answer.body).toBe(200);
   const report = answer.json() as BooksReport;
   expect(report.unchecked, 'invoices the books check could not ask about').toEqual([]);
-  // A payment the periodic check no longer looks for is one the books check rightly finds.
-  const passedOver = (kind: string) => kind === 'capture_missing' && isKnown('closed-page-look-back');
-  expect(
-    report.mismatches.filter((mismatch) => !passedOver(mismatch.kind)),
-    'the books check',
-  ).toEqual([]);
+  expect(report.mismatches, 'the books check').toEqual([]);
 }
 
 async function assertLife(numRuns: number, maxCommands: number, stopAfterSteps?: number) {

@@ -2,16 +2,7 @@ import { expect } from 'vitest';
 import { PLAN_CODES } from '../../helpers/factories.js';
 import type { Plan } from './payment-commands.js';
 import { ListenerStep, Step } from './step.js';
-import {
-  expectNo5xx,
-  headersOf,
-  isKnown,
-  keepPage,
-  type Model,
-  operatorCall,
-  userAt,
-  type World,
-} from './world.js';
+import { expectNo5xx, headersOf, keepPage, type Model, operatorCall, userAt, type World } from './world.js';
 
 /**
  * What a listener does with their plan and account (change, cancel, resume, remove the card,
@@ -195,7 +186,6 @@ export class AdvanceClock extends Step {
   }
 }
 
-const DAY_SECONDS = 86_400;
 /** A checkout younger than this is left to its shopper by the periodic check (billing/jobs.ts). */
 const RECONCILE_AFTER_MS = 30_000;
 
@@ -237,15 +227,12 @@ export class RunDueJobs extends Step {
     }
     // Racing a payment, what the jobs found first is unknown: the lag allowance stays.
     const checkedBefore = world.t.clock.now().getTime() - RECONCILE_AFTER_MS;
-    const lookBackFrom = world.t.clock.now().getTime() - 14 * DAY_SECONDS * 1000;
     for (const invoiceId of world.racing ? [] : world.unheard) {
       const invoice = await world.t.db
         .selectFrom('payment_invoices')
         .select(['status', 'created_at'])
         .where('invoice_id', '=', invoiceId)
         .executeTakeFirstOrThrow();
-      const pastLookBack = invoice.created_at.getTime() <= lookBackFrom && isKnown('closed-page-look-back');
-      if (pastLookBack) continue;
       if (invoice.status !== 'created' || invoice.created_at.getTime() <= checkedBefore) {
         world.unheard.delete(invoiceId);
       }

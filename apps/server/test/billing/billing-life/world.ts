@@ -68,17 +68,6 @@ export interface World {
   steps: StepCount;
 }
 
-/**
- * Known failures the long run may be told to pass over (`BILLING_MODEL_KNOWN=a,b`), so it can
- * look for new ones while they are open; only the long run reads it. Each is a "[FAILS until
- * fixed]" test: `closed-page-look-back`, a payment on a closed invoice's page is found only
- * within 14 days.
- */
-const KNOWN = new Set(
-  process.env.BILLING_MODEL_STEPS ? (process.env.BILLING_MODEL_KNOWN ?? '').split(',').filter(Boolean) : [],
-);
-export const isKnown = (failure: 'closed-page-look-back') => KNOWN.has(failure);
-
 /** A 5xx is a failure of the product whatever the command; a 4xx is a refusal, which is fine. */
 export function expectNo5xx(response: LightMyRequestResponse, what: string): LightMyRequestResponse {
   expect(response.statusCode, `${what}: ${response.body}`).toBeLessThan(500);
