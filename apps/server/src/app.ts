@@ -3,9 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
-import { loggerOptions, OneLinePerRequest } from './lib/logging.js';
-import { requestMetrics } from './lib/metrics.js';
-import { requestIdOf, StoredAnswers } from './lib/stored-answers.js';
+import { loggerOptions, OneLinePerRequest, requestIdOf } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
@@ -58,8 +56,6 @@ const devPlugins: FastifyPluginAsync[] = [
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
-    /** Public answers served from memory before routing (lib/stored-answers.ts). */
-    storedAnswers: StoredAnswers;
   }
 }
 
@@ -75,10 +71,6 @@ export interface AppOptions {
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const securityHeaders = securityHeadersFor(deps.config.isProduction);
   const requestLog = new OneLinePerRequest();
-  const storedAnswers = new StoredAnswers(securityHeaders.api, requestMetrics, requestLog);
-  // A trace has a span per request, which only the router's hooks open: with tracing on,
-  // every request is routed.
-  const answerBeforeRouting = !deps.config.OTEL_EXPORTER_OTLP_ENDPOINT;
   const app = Fastify({
     ...frameworkErrorOptions(securityHeaders),
     logger: loggerOptions(options.logLevel ?? deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
@@ -87,7 +79,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     trustProxy: deps.config.TRUST_PROXY.length > 0 ? deps.config.TRUST_PROXY : false,
     bodyLimit: 64 * 1024,
     genReqId: (request) => requestIdOf(request.headers),
-    ...(answerBeforeRouting ? { serverFactory: storedAnswers.serverFactory() } : {}),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
 
@@ -95,11 +86,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
-  app.decorate('storedAnswers', storedAnswers);
-  app.addHook('preClose', (done) => {
-    storedAnswers.close();
-    done();
-  });
   await app.register(fp(async () => {}, { name: 'deps' }));
 
   await app.register(errorHandler);

@@ -72,8 +72,6 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    /** Connections of the pipelining client for prepared queries (default in db/database.ts). */
-    DATABASE_PIPELINE_SIZE: z.coerce.number().int().min(1).max(50).optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')

@@ -30,7 +30,6 @@ export async function openConfiguredDatabase(
           kind: 'postgres',
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,
-          ...(config.DATABASE_PIPELINE_SIZE ? { pipelineSize: config.DATABASE_PIPELINE_SIZE } : {}),
         })
       : await openDatabase({ kind: 'pglite', dataDir: config.dataDir });
   } catch (error) {

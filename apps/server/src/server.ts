@@ -4,7 +4,6 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { createDeps } from './deps.js';
 import { AdjustableClock, systemClock } from './lib/clock.js';
-import { keepTickObjectShape } from './lib/tick-object-shape.js';
 import { openConfiguredDatabase } from './runtime.js';
 
 /** `.env` beside where the server starts, if there is one (`.env.example` lists the variables). */
@@ -13,8 +12,6 @@ function loadEnvFile() {
 }
 
 async function main() {
-  // Before anything else runs: every answer's ticks stay on V8's fast path (decision 0029).
-  keepTickObjectShape();
   loadEnvFile();
   const config = loadConfig();
   const database = await openConfiguredDatabase(config, { seed: config.SEED_DEMO_DATA });

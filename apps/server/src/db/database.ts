@@ -2,12 +2,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import postgres from 'postgres';
 import { INT8_OID, NUMERIC_OID, parseNumber } from './number-types.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
-import { runPreparedWith, statementName } from './prepared.js';
-import { tracedDialect, tracedStatements } from './query-spans.js';
+import { statementName } from './prepared.js';
+import { tracedDialect } from './query-spans.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -24,19 +23,19 @@ export type DatabaseOptions =
   | {
       kind: 'postgres';
       url: string;
-      /** The pool's connections: transactions, sessions and every query built per call. */
+      /** The pool's connections: every query, prepared or built per call, and transactions. */
       poolSize: number;
-      /** The pipelining client's connections: prepared queries run on their own. */
-      pipelineSize?: number;
     }
-  /** `dataDir` undefined keeps the database in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
-
-/** The pipelining client's connections unless `DATABASE_PIPELINE_SIZE` says otherwise (decision 0027). */
-const PIPELINE_SIZE = 4;
-
-const JSON_OID = 114;
-const JSONB_OID = 3802;
+  | {
+      kind: 'pglite';
+      /** Undefined keeps the database in memory (tests). */
+      dataDir?: string;
+      /**
+       * A tar of a data directory (`dumpDataDir`) to start from instead of creating a cluster: the
+       * tests' migrated snapshot (`test/helpers/pglite-snapshot.ts`). With `dataDir`, an empty one.
+       */
+      loadDataDir?: Blob;
+    };
 
 /**
  * A pg client that runs the SQL of `prepared()` queries as named statements, so PostgreSQL
@@ -49,39 +48,6 @@ class NamedStatementClient extends pg.Client {
     const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
     return name ? super.query({ name, text, values }, callback) : super.query(text, values, callback);
   }
-}
-
-/**
- * The client for prepared queries run on their own (no transaction): postgres.js writes each
- * statement as it comes on one of a few connections, without waiting for the one before it to
- * answer, so many callers' statements share a write and a read, and PostgreSQL's backends wake
- * once for several. With pg every statement held a connection for its whole round trip; the
- * profile call cost less CPU in the server and in PostgreSQL this way (docs/performance.md,
- * "Round ten"). Values go and come back as with pg: int8 and numeric read as numbers, JSON text
- * is sent as it is, undefined as null. Each statement is prepared once per connection.
- */
-function pipelinedStatements(url: string, connections: number) {
-  const client = postgres(url, {
-    max: connections,
-    prepare: true,
-    connect_timeout: 5,
-    idle_timeout: 30,
-    onnotice: () => {},
-    transform: { undefined: null },
-    types: {
-      countsAndSums: { to: INT8_OID, from: [INT8_OID, NUMERIC_OID], serialize: String, parse: parseNumber },
-      // As pg sends them: a string is JSON text already (callers stringify arrays); else encoded.
-      json: {
-        to: JSON_OID,
-        from: [JSON_OID, JSONB_OID],
-        serialize: (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value)),
-        parse: (text: string) => JSON.parse(text),
-      },
-    },
-  });
-  const run = async (sql: string, parameters: readonly unknown[]) =>
-    Array.from(await client.unsafe(sql, parameters as postgres.ParameterOrJSON<never>[], { prepare: true }));
-  return { run, close: () => client.end({ timeout: 5 }) };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -109,15 +75,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       client.on('error', () => {});
     });
     const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgres') });
-    const statements = pipelinedStatements(options.url, options.pipelineSize ?? PIPELINE_SIZE);
-    runPreparedWith(db, tracedStatements(statements.run));
     return {
       db,
       kind: 'postgres',
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: async () => {
-        await Promise.all([db.destroy(), statements.close()]);
-      },
+      close: () => db.destroy(),
     };
   }
 
@@ -128,7 +90,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   // Not awaited: creating a new cluster takes seconds, and the server answers its pages
   // meanwhile; queries wait for it in the dialect, and a failure surfaces at the first query.
-  const thread = new PGliteThread(dataDir ? { dataDir } : {});
+  const thread = new PGliteThread({
+    ...(dataDir ? { dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(thread), 'pglite') });
   return {
     db,

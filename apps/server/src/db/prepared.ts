@@ -9,32 +9,12 @@ const SLOT = '\u0000prepared:';
 const statementNames = new Map<string, string>();
 
 /**
- * The statement name of a prepared query's SQL, if it is one: the PostgreSQL pool (in
- * transactions) and PGlite run these as named statements, parsed and planned once per connection
- * (`db/database.ts`, `db/pglite-dialect.ts`).
+ * The statement name of a prepared query's SQL, if it is one: the PostgreSQL pool and PGlite run
+ * these as named statements, parsed and planned once per connection (`db/database.ts`,
+ * `db/pglite-dialect.ts`).
  */
 export function statementName(sql: string): string | undefined {
   return statementNames.get(sql);
-}
-
-/** Runs one statement's SQL with its values and resolves with its rows. */
-export type StatementRunner = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
-
-/** Databases whose prepared queries run on a client of their own (`db/database.ts`). */
-const runners = new WeakMap<object, StatementRunner>();
-
-/**
- * Prepared queries run on `db` itself go through `runner`; those run in one of its transactions
- * (another object) stay on the transaction's connection. On PostgreSQL the runner is a pipelining
- * client: one statement on its own needs no connection to itself (`db/database.ts`).
- */
-export function runPreparedWith(db: object, runner: StatementRunner): void {
-  runners.set(db, runner);
-}
-
-/** The runner `db`'s prepared queries go through, if any (the renewals bench counts its calls). */
-export function preparedRunner(db: object): StatementRunner | undefined {
-  return runners.get(db);
 }
 
 interface Template<Row, Args> {
@@ -79,8 +59,6 @@ export function prepared<DB, Args extends Record<string, unknown>, Row>(
       const slot = slots[index];
       return slot === undefined ? value : args[slot];
     });
-    const runner = runners.get(db);
-    if (runner) return (await runner(query.sql, parameters)) as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   };

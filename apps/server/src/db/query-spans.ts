@@ -1,12 +1,11 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import { inChildSpan, SpanKind } from '../lib/spans.js';
-import type { StatementRunner } from './prepared.js';
 
 /**
  * A span per SQL statement inside a traced request (docs/operations.md "Traces", decision 0034):
  * named by operation and table (`select users`), with the statement's text — Kysely sends every
- * value as a parameter, so the text holds no data. One place for all three clients: the pg pool
- * and PGlite through Kysely's connections, and the pipelining client's prepared statements.
+ * value as a parameter, so the text holds no data. One place for both databases: the pg pool
+ * and PGlite, through Kysely's connections.
  */
 export type DatabaseEngine = 'postgres' | 'pglite';
 
@@ -70,15 +69,4 @@ function tracedDriver(driver: Driver, engine: DatabaseEngine): Driver {
     return connection;
   };
   return driver;
-}
-
-/** `run` with each statement in a span. */
-export function tracedStatements(run: StatementRunner): StatementRunner {
-  return (sql, parameters) =>
-    traced(
-      'postgres',
-      sql,
-      () => run(sql, parameters),
-      (rows) => rows.length,
-    );
 }

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * The database as Kysely sees it. Core tables are declared here; a module that owns more tables
@@ -122,6 +122,5 @@ export interface DemoSeedsTable {
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type Package = Selectable<PackagesTable>;
 export type Subscription = Selectable<SubscriptionsTable>;

@@ -10,11 +10,7 @@ export interface Representation {
   status: 200 | 304;
   /** Content type, length and coding, ETag, caching: everything but the security headers and the request id. */
   headers: Readonly<Record<string, string>>;
-  /** `headers` as node:http's flat list, built once (lib/stored-answers.ts writes it as it is). */
-  headerList: readonly string[];
   body: Buffer | undefined;
-  /** `body` as a latin1 string, which node:http sends in one piece with the headers. */
-  wire: string | undefined;
 }
 
 /**
@@ -34,14 +30,7 @@ function representation(
   headers: Record<string, string>,
   body: Buffer | undefined,
 ): Representation {
-  const all = body ? { ...headers, 'content-length': String(body.length) } : headers;
-  return {
-    status,
-    headers: all,
-    headerList: Object.entries(all).flat(),
-    body,
-    wire: body?.toString('latin1'),
-  };
+  return { status, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, body };
 }
 
 /** The answer's bytes and codings; its ETag names the bytes, so an unchanged answer keeps it. */
@@ -84,7 +73,7 @@ const codingOf = new Map<string, 'br' | 'gzip' | undefined>();
  * How `answer` goes to a client with these request headers: 304 when it holds the answer,
  * else compressed ahead of time for the coding it takes.
  */
-export function representationFor(
+function representationFor(
   answer: CachedAnswer,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
@@ -124,8 +113,6 @@ export function revisionEvery(periodMs: number, nowMs: () => number): () => Prom
 interface Entry {
   revision: number;
   answer: Promise<CachedAnswer | null>;
-  /** The answer once it is loaded. */
-  loaded?: CachedAnswer;
 }
 
 /**
@@ -168,11 +155,7 @@ export class AnswerCache {
     if (cached && cached.revision === revision) return cached.answer;
     const entry: Entry = {
       revision,
-      answer: load().then((value) => {
-        if (value === null) return null;
-        entry.loaded = toCachedAnswer(value);
-        return entry.loaded;
-      }),
+      answer: load().then((value) => (value === null ? null : toCachedAnswer(value))),
     };
     const { answer } = entry;
     this.#entries.set(key, entry);
@@ -184,16 +167,6 @@ export class AnswerCache {
       if (value === null) forget();
     }, forget);
     return answer;
-  }
-
-  /**
-   * The answer under `key` when it is loaded and its revision was checked within `ttlMs`, without
-   * waiting; undefined when `get` would have to read the revision or load (lib/stored-answers.ts).
-   */
-  peek(key: string): CachedAnswer | undefined {
-    if (this.nowMs() - this.#checkedAt >= this.ttlMs) return undefined;
-    const entry = this.#entries.get(key);
-    return entry?.revision === this.#revision ? entry.loaded : undefined;
   }
 
   async #currentRevision(): Promise<number> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './logging.js';
+import { redactUrl, requestIdOf } from './logging.js';
 
 describe('redactUrl', () => {
   it('hides codes, tokens and passwords in query strings', () => {
@@ -16,6 +16,17 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/subscription/invitations/abc?x=1')).toBe(
       '/api/subscription/invitations/[redacted]?x=1',
     );
+  });
+});
+
+describe('requestIdOf', () => {
+  it("keeps a caller's plain token of 8–64 characters and replaces anything else with a UUID", () => {
+    expect(requestIdOf({ 'x-request-id': 'proxy-trace_0001' })).toBe('proxy-trace_0001');
+    for (const given of [undefined, 'short', 'x'.repeat(65), 'has space 123', 'line\nbreak-1234']) {
+      const id = requestIdOf(given === undefined ? {} : { 'x-request-id': given });
+      expect(id).not.toBe(given);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
   });
 });
 

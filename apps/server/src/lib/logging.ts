@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type FastifyBaseLogger,
   type FastifyReply,
@@ -15,6 +17,17 @@ const SECRET_QUERY_PARAMS = /([?&](?:otp|code|token|password|refresh_token|acces
 
 /** Path segments that are secrets themselves: an invitation code accepted by its URL. */
 const SECRET_PATH_SEGMENTS = /(\/invitations\/)[^/?#]+/gi;
+
+/**
+ * The request id every log line of a request carries and its answer returns (`x-request-id`):
+ * the caller's own when it is a plain token of 8–64 characters (a proxy's or a client's, to
+ * follow one request across services), else a new UUID. Fastify's `requestIdHeader` would take
+ * any value as it comes, so the app reads the header here, in `genReqId` (app.ts).
+ */
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const incoming = headers['x-request-id'];
+  return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]').replace(SECRET_PATH_SEGMENTS, '$1[redacted]');
@@ -105,27 +118,14 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     const status = reply.statusCode;
-    if (!error && status < 500 && this.#access) {
-      this.answered(request.id, request.method, request.url, status, reply.elapsedTime);
-      return;
-    }
+    const access = this.#access;
+    if (!error && status < 500 && access && !access.isLevelEnabled('info')) return;
     const url = redactUrl(request.url);
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const text = `${request.method} ${url} ${status} ${ms} ms`;
     if (error) request.log.error({ method: request.method, url, status, ms, err: error }, text);
     else if (status >= 500) request.log.error({ method: request.method, url, status, ms }, text);
+    else if (access) access.info({ reqId: request.id, method: request.method, url, status, ms }, text);
     else request.log.info({ method: request.method, url, status, ms }, text);
-  }
-
-  /**
-   * The line of a successful answer (under 500), also for answers sent before routing
-   * (lib/stored-answers.ts): request id, method, redacted URL, status and time.
-   */
-  answered(reqId: string, method: string, rawUrl: string, status: number, elapsedMs: number): void {
-    const access = this.#access;
-    if (!access?.isLevelEnabled('info')) return;
-    const url = redactUrl(rawUrl);
-    const ms = Math.round(elapsedMs * 10) / 10;
-    access.info({ reqId, method, url, status, ms }, `${method} ${url} ${status} ${ms} ms`);
   }
 }

@@ -26,11 +26,6 @@ const DATABASE_DOWN = new Set([
   '57P01',
   '57P03',
   '53300',
-  // postgres.js (db/database.ts, the pipelining client)
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
 ]);
 
 function isDatabaseDown(error: unknown): boolean {

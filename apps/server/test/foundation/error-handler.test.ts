@@ -41,8 +41,8 @@ describe('the error handler', () => {
     expect(answer.headers['content-security-policy']).toBeDefined();
   });
 
-  it('answers 503 when PostgreSQL cannot be reached, on the pool and on the pipelining client', async () => {
-    // Nothing listens on a port just freed; both of the PostgreSQL handle's clients are refused.
+  it('answers 503 when PostgreSQL cannot be reached, to prepared and built queries alike', async () => {
+    // Nothing listens on a port just freed; the PostgreSQL handle's pool is refused.
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port } = probe.address() as AddressInfo;
@@ -60,12 +60,12 @@ describe('the error handler', () => {
       const userId = randomUUID();
       const token = await goneDeps.accessTokens.sign(userId);
       const answers = await Promise.all([
-        // A prepared query run on its own (the pipelining client) …
+        // A prepared query (db/prepared.ts) …
         goneApp.inject({
           url: `/api/users/${userId}/profile`,
           headers: { authorization: `Bearer ${token}` },
         }),
-        // … and one built per call (the pool).
+        // … and one built per call.
         goneApp.inject({ url: '/api/merchants', headers: STORE }),
       ]);
       for (const answer of answers) {

@@ -70,16 +70,6 @@ export function toOperatorView(row: OperatorRow): OperatorView {
   };
 }
 
-export async function findOperator(db: Db, id: string): Promise<OperatorView | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const row = await db
-    .selectFrom('operators')
-    .select(operatorColumns)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row ? toOperatorView(row) : null;
-}
-
 export async function listOperators(db: Db): Promise<OperatorView[]> {
   const rows = await db.selectFrom('operators').select(operatorColumns).orderBy('email').execute();
   return rows.map(toOperatorView);

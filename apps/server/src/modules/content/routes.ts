@@ -1,6 +1,4 @@
 import {
-  CONTENT_LANGUAGES,
-  type ContentLanguage,
   contentCardsResponseSchema,
   contentLanguageQuerySchema,
   feedbackRequestSchema,
@@ -24,12 +22,6 @@ import { readUploadedImage, UPLOAD_ROUTE } from './uploads.js';
 const CONTENT_CACHE_TTL_MS = 1000;
 const YEAR_SECONDS = 31_536_000;
 
-/** The query strings the language schema reads, each as its language: the rest go to the route. */
-const languageOfQuery = new Map<string, ContentLanguage>([
-  ['', contentLanguageQuerySchema.parse({}).lang],
-  ...CONTENT_LANGUAGES.map((lang) => [`lang=${lang}`, lang] as const),
-]);
-
 export default async function contentRoutes(app: FastifyInstance) {
   const { deps } = app;
   const cache = new AnswerCache(
@@ -52,14 +44,6 @@ export default async function contentRoutes(app: FastifyInstance) {
       subscriber.disconnect();
     });
   }
-  // The two answers in memory are served before routing (lib/stored-answers.ts) until they go stale.
-  const fromMemory = (kind: 'landing' | 'cards') => (query: string) => {
-    const lang = languageOfQuery.get(query);
-    return lang && cache.peek(`${kind}:${lang}`);
-  };
-  app.storedAnswers.add(`${app.prefix}/landing-page`, fromMemory('landing'));
-  app.storedAnswers.add(`${app.prefix}/landing-page/contents/list/ALL`, fromMemory('cards'));
-
   const imagesByFile = new Map([...demoImages.values()].map((image) => [image.path.split('/').pop(), image]));
   const api = app.withTypeProvider<ZodTypeProvider>();
 

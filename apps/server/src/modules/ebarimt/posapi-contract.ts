@@ -241,7 +241,6 @@ export const posReceiptIssuedSchema = z.looseObject({
   easy: z.boolean(),
   receipts: z.array(z.looseObject({ id: billIdSchema, bankAccountId: z.number().nullish() })).min(1),
 });
-export type PosReceiptIssued = z.infer<typeof posReceiptIssuedSchema>;
 
 /** A receipt not issued, answered 200: `ERROR` (refused) or `PAYMENT` (payments short). */
 export const posReceiptNotIssuedSchema = z.looseObject({

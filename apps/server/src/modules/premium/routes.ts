@@ -56,18 +56,12 @@ export default async function premiumRoutes(app: FastifyInstance) {
     () => listMerchants(deps),
   );
 
-  // Plans change only with a migration or a seed (no route or command edits a package), so each
-  // process keeps a merchant's answer, serialized and compressed, and reads it again at the turn
-  // of each minute (its revision, looked at once a second): the call cost ~5× a cached answer's
-  // CPU, most of it compressing the same bytes again (decision 0024).
+  // Plans change only through `catalog:import` (no route edits a package), so each process keeps
+  // a merchant's answer, serialized and compressed, and reads it again at the turn of each minute
+  // (its revision, looked at once a second): an import shows within a minute. The call cost ~5× a
+  // cached answer's CPU, most of it compressing the same bytes again (decision 0024).
   const nowMs = () => deps.clock.now().getTime();
   const plans = new AnswerCache(revisionEvery(PLANS_MAX_AGE_MS, nowMs), nowMs, 1000);
-  // `merchantId=<a positive integer as the schema reads it>` is served before routing while in
-  // memory (lib/stored-answers.ts); any other query goes to the route.
-  app.storedAnswers.add(`${app.prefix}/packages/allplans`, (query) => {
-    const merchantId = /^merchantId=([1-9]\d{0,8})$/.exec(query)?.[1];
-    return merchantId === undefined ? undefined : plans.peek(merchantId);
-  });
 
   routes.get(
     '/packages/allplans',
