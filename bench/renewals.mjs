@@ -34,15 +34,11 @@ if (build.status !== 0 || buildServer.status !== 0)
 const dist = (file) => import(path.join(root, 'apps/server/dist', file));
 const { loadConfig } = await dist('config.js');
 const { openDatabase } = await dist('db/database.js');
-const { preparedRunner, runPreparedWith } = await dist('db/prepared.js');
 const { migrateToLatest } = await dist('db/migrate.js');
 const { createDeps } = await dist('deps.js');
 const { buildApp } = await dist('app.js');
 const { ManualClock } = await dist('lib/clock.js');
 const { seedPlans } = await dist('modules/premium/seed.js');
-const { keepTickObjectShape } = await dist('lib/tick-object-shape.js');
-// The server's first step (server.ts, decision 0029), so the jobs run as they do in production.
-keepTickObjectShape();
 
 let databaseUrl;
 let dropDatabase = async () => {};
@@ -77,22 +73,15 @@ const handle = databaseUrl
   : await openDatabase({ kind: 'pglite' });
 const results = { count, database: handle.kind, node: process.version, phases: [] };
 
-// Round trips to PostgreSQL, counted in this process (the server code shares this `pg`, and its
-// prepared statements run on their own go through the pipelining client's runner): unlike
-// seconds, the count per job does not move with the machine's load.
+// Round trips to PostgreSQL, counted in this process (the server code shares this `pg`, and every
+// statement, prepared or not, goes through its pool's clients): unlike seconds, the count per job
+// does not move with the machine's load.
 let queries = 0;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(...args) {
   queries++;
   return query.apply(this, args);
 };
-const pipelined = preparedRunner(handle.db);
-if (pipelined) {
-  runPreparedWith(handle.db, (text, parameters) => {
-    queries++;
-    return pipelined(text, parameters);
-  });
-}
 
 try {
   await migrateToLatest(handle.db);

@@ -39,7 +39,7 @@ export async function measure(
     return after > 0 ? total + Math.max(0, after - othersBefore[index]) : total;
   }, 0);
   // To 0.1 µs: the counters tick every 10 ms, ~0.05 µs over the ~200,000 answers of a cheap call's
-  // 5 s, and a 12 µs hello-world rounded to whole µs moved its ratios in steps of 0.08.
+  // 5 s; whole µs hid differences between two builds of a cheap call.
   const perRequest = (ms) => (result.requests > 0 ? Math.round((ms * 10_000) / result.requests) / 10 : null);
   return {
     requestsPerSecond: Math.round(result.requestsPerSecond),

@@ -1,0 +1,57 @@
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+
+/**
+ * A keep-alive HTTP client for the load generator: `node:http` with one agent, so a request
+ * costs the generator a few tens of µs (fetch costs several times that) and the server, not the
+ * client, sets the pace. Bodies are decoded (br, gzip) as a browser would, and parsed when JSON.
+ */
+export function createClient(baseUrl, { maxSockets = 512 } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets, scheduling: 'lifo' });
+  const { hostname, port } = new URL(baseUrl);
+
+  /**
+   * `body`: a string, `{ json }` or `{ form }`. Resolves with `{ status, headers, text, json }`;
+   * rejects only when no answer came (a socket error).
+   */
+  function request(method, path, { headers = {}, body } = {}) {
+    let payload;
+    const sent = { ...headers };
+    if (body?.json !== undefined) {
+      payload = JSON.stringify(body.json);
+      sent['content-type'] = 'application/json';
+    } else if (body?.form !== undefined) {
+      payload = new URLSearchParams(body.form).toString();
+      sent['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    if (payload !== undefined) sent['content-length'] = Buffer.byteLength(payload);
+    return new Promise((resolve, reject) => {
+      const outgoing = http.request({ agent, hostname, port, method, path, headers: sent }, (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          try {
+            resolve(answerOf(response, Buffer.concat(chunks)));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+  }
+
+  return { request, close: () => agent.destroy() };
+}
+
+function answerOf(response, raw) {
+  const coding = response.headers['content-encoding'];
+  const bytes = coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
+  const text = bytes.toString('utf8');
+  const type = response.headers['content-type'] ?? '';
+  let json;
+  if (type.includes('application/json') && text !== '') json = JSON.parse(text);
+  return { status: response.statusCode, headers: response.headers, text, json };
+}
