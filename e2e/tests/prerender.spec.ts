@@ -46,3 +46,21 @@ test('the prerendered pages hydrate without errors and respond', async ({ page }
   await page.getByRole('button', { name: 'Монгол' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'mn');
 });
+
+test('a prerendered page is sent compressed with its ETag, and 304 to a copy that still holds', async ({
+  request,
+}) => {
+  const first = await request.get('/premium', { headers: { 'accept-encoding': 'br', cookie: 'lang=mn' } });
+  expect(first.status()).toBe(200);
+  expect(first.headers()['content-encoding']).toBe('br');
+  expect(first.headers().vary).toBe('cookie, accept-encoding');
+  expect(await first.text()).toContain('Премиум Гэр бүл');
+  const etag = first.headers().etag ?? '';
+  expect(etag).toMatch(/^".+"$/);
+  const again = await request.get('/premium', { headers: { 'if-none-match': etag, cookie: 'lang=mn' } });
+  expect(again.status()).toBe(304);
+  // The other language is another page, with another ETag.
+  const english = await request.get('/premium', { headers: { 'if-none-match': etag, cookie: 'lang=en' } });
+  expect(english.status()).toBe(200);
+  expect(await english.text()).toContain('Premium Family');
+});

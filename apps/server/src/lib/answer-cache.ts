@@ -35,16 +35,32 @@ function representation(
 
 /** The answer's bytes and codings; its ETag names the bytes, so an unchanged answer keeps it. */
 export function toCachedAnswer(value: unknown): CachedAnswer {
-  const body = Buffer.from(JSON.stringify(value));
+  return toCachedBytes(Buffer.from(JSON.stringify(value)), 'application/json; charset=utf-8');
+}
+
+/**
+ * `body` of `contentType` as a cached answer. `varyOn` names request headers besides
+ * Accept-Encoding that choose the answer (a prerendered page's `cookie`: its language).
+ */
+export function toCachedBytes(
+  body: Buffer,
+  contentType: string,
+  varyOn: readonly string[] = [],
+): CachedAnswer {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
-  const validators = { etag, 'cache-control': 'no-cache' };
-  const json = { ...validators, 'content-type': 'application/json; charset=utf-8' };
+  const validators = {
+    etag,
+    'cache-control': 'no-cache',
+    ...(varyOn.length > 0 ? { vary: varyOn.join(', ') } : {}),
+  };
+  const typed = { ...validators, 'content-type': contentType };
   const long = body.length >= COMPRESS_FROM_BYTES;
+  const vary = [...varyOn, 'accept-encoding'].join(', ');
   const coded = (coding: 'br' | 'gzip', bytes: Buffer) =>
-    representation(200, { ...json, vary: 'accept-encoding', 'content-encoding': coding }, bytes);
+    representation(200, { ...typed, vary, 'content-encoding': coding }, bytes);
   return {
     etag,
-    identity: representation(200, long ? { ...json, vary: 'accept-encoding' } : json, body),
+    identity: representation(200, long ? { ...typed, vary } : typed, body),
     br: long
       ? coded('br', brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
       : undefined,

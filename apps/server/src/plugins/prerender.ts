@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { type CachedAnswer, toCachedBytes } from '../lib/answer-cache.js';
+import { onContentPublished } from '../modules/content/content-events.js';
 
 /** The static routes served as HTML that already holds the page (product.md §2). */
 export const PRERENDERED_PATHS = new Set(['/', '/premium', '/help', '/help/faq', '/help/tos', '/contact']);
@@ -27,8 +29,16 @@ interface Renderer {
 
 interface Rendered {
   dataKey: string;
-  page: string;
+  page: CachedAnswer;
+  /** Until when (process time) the page is served without asking the API for its data again. */
+  freshUntil: number;
 }
+
+/**
+ * How long a rendered page is served as it is. The API's own public answers are as old as this
+ * across processes (lib/answer-cache.ts), and a publish in this process drops it at once.
+ */
+const PAGE_FRESH_MS = 1000;
 
 const escapeJson = (value: unknown) =>
   JSON.stringify(value)
@@ -46,7 +56,9 @@ function languageOf(cookieHeader: string | undefined): Language {
 /**
  * Serves the static routes prerendered by the site's own React code: the page's data is asked of
  * the API inside this process, and a page is rendered again only when its data changed (so a
- * published landing page shows at once). Renders run one at a time (the renderer's language is
+ * published landing page shows at once). A rendered page is kept ready to send (compressed, with
+ * its ETag) and served as it is for `PAGE_FRESH_MS`; requests that arrive while it is being
+ * prepared wait for that one preparation. Renders run one at a time (the renderer's language is
  * process-wide). Without a renderer (no `npm run build` of the site) pages fall back to the shell.
  */
 export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
@@ -77,17 +89,25 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
     },
     () => {},
   );
-  const cache = new Map<string, Rendered>();
+  const rendered = new Map<string, Rendered>();
+  const preparing = new Map<string, Promise<CachedAnswer>>();
+  const stopListening = onContentPublished(app.deps, () => {
+    for (const page of rendered.values()) page.freshUntil = 0;
+  });
+  app.addHook('onClose', async () => stopListening());
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function render(pathname: string, language: Language): Promise<string> {
+  async function render(pathname: string, language: Language, key: string): Promise<CachedAnswer> {
     const prepared = await renderer.preparePage(pathname, language, {
       origin: 'http://localhost',
       fetch: apiFetch,
     });
-    const key = `${pathname}|${language}`;
-    const cached = cache.get(key);
-    if (cached && cached.dataKey === prepared.dataKey) return cached.page;
+    const freshUntil = performance.now() + PAGE_FRESH_MS;
+    const cached = rendered.get(key);
+    if (cached && cached.dataKey === prepared.dataKey) {
+      cached.freshUntil = freshUntil;
+      return cached.page;
+    }
     const { html, state } = await renderer.renderPage(pathname, language, prepared);
     const page = shell
       .replace('<html lang="en">', `<html lang="${language}">`)
@@ -95,8 +115,20 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
         '<div id="root"></div>',
         `<div id="root">${html}</div><script type="application/json" id="ssr-state">${escapeJson({ language, state })}</script>`,
       );
-    cache.set(key, { dataKey: prepared.dataKey, page });
-    return page;
+    // The page depends on the language cookie; caches must keep one copy per cookie.
+    const answer = toCachedBytes(Buffer.from(page), 'text/html; charset=utf-8', ['cookie']);
+    rendered.set(key, { dataKey: prepared.dataKey, page: answer, freshUntil });
+    return answer;
+  }
+
+  function prepare(pathname: string, language: Language, key: string): Promise<CachedAnswer> {
+    const inFlight = preparing.get(key);
+    if (inFlight) return inFlight;
+    const next = queue.then(() => render(pathname, language, key));
+    queue = next.catch(() => undefined);
+    const shared = next.finally(() => preparing.delete(key));
+    preparing.set(key, shared);
+    return shared;
   }
 
   return {
@@ -104,15 +136,16 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
     isPage(pathname: string): boolean {
       return renderer.isPage(pathname);
     },
-    /** The page's HTML, or null when it cannot be rendered (the shell is served instead). */
-    async page(pathname: string, cookieHeader: string | undefined): Promise<string | null> {
+    /** The page ready to send, or null when it cannot be rendered (the shell is served instead). */
+    async page(pathname: string, cookieHeader: string | undefined): Promise<CachedAnswer | null> {
       // Until the database is ready (a first start), the shell answers at once instead.
       if (!databaseReady) return null;
       const language = languageOf(cookieHeader);
-      const next = queue.then(() => render(pathname, language));
-      queue = next.catch(() => undefined);
+      const key = `${pathname}|${language}`;
+      const fresh = rendered.get(key);
+      if (fresh && fresh.freshUntil > performance.now()) return fresh.page;
       try {
-        return await next;
+        return await prepare(pathname, language, key);
       } catch (error) {
         app.log.error({ err: error, path: pathname }, 'prerender failed; serving the shell');
         return null;

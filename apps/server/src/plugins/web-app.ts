@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { ERROR_CODES, type ErrorBody } from '@tunes/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sendCachedAnswer } from '../lib/answer-cache.js';
 import { createPrerenderer, PRERENDERED_PATHS } from './prerender.js';
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -57,8 +58,7 @@ export const webApp = fp(async (app: FastifyInstance) => {
       const page = PRERENDERED_PATHS.has(pathname)
         ? await prerenderer?.page(pathname, request.headers.cookie)
         : null;
-      // The page depends on the language cookie; caches must keep one copy per cookie.
-      if (page) return reply.header('vary', 'cookie').type('text/html; charset=utf-8').send(page);
+      if (page) return sendCachedAnswer(request, reply, page);
       // Without the prerenderer's bundle (a site built without it) every path is taken as a page.
       const isPage = prerenderer ? prerenderer.isPage(pathname) : true;
       return reply
