@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { Answer, Statement } from './pglite-session.js';
 
-/** What PGlite's thread is started with. `dataDir` undefined keeps the database in memory. */
+/** What PGlite's thread is started with (`DatabaseOptions` of kind 'pglite'). */
 export interface ThreadSettings {
   dataDir?: string;
+  loadDataDir?: Blob;
 }
 
 /** An error as it crosses the thread boundary: its message and PostgreSQL's fields (code, …). */

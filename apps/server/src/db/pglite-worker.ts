@@ -8,11 +8,12 @@ import { errorFields, type FromThread, type ThreadSettings, type ToThread } from
 
 const port = parentPort;
 if (!port) throw new Error('db/pglite-worker runs as a worker thread (db/pglite-thread.ts)');
-const { dataDir } = workerData as ThreadSettings;
+const { dataDir, loadDataDir } = workerData as ThreadSettings;
 const reply = (message: FromThread) => port.postMessage(message);
 
 const session = PGlite.create({
   ...(dataDir ? { dataDir } : {}),
+  ...(loadDataDir ? { loadDataDir } : {}),
   parsers: { [INT8_OID]: parseNumber, [NUMERIC_OID]: parseNumber },
 }).then((pglite) => new PGliteSession(pglite));
 session.then(

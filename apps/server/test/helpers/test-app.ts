@@ -4,10 +4,10 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { readPGliteSnapshot } from './pglite-snapshot.js';
 import { createDatabaseFromTemplate } from './postgres.js';
 
 export interface TestApp {
@@ -26,8 +26,9 @@ export interface TestApp {
 export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 
 /**
- * The real application on a fresh real database: in-memory PGlite, or a copy of the migrated
- * PostgreSQL template. Build one per test file (beforeAll) and close it afterwards.
+ * The real application on a fresh real database, a copy of the one migrated in global-setup.ts:
+ * in-memory PGlite loaded from its snapshot, or a PostgreSQL database made from its template.
+ * Build one per test file (beforeAll) and close it afterwards.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -64,8 +65,7 @@ export async function createTestApp(
   });
   const handle = databaseUrl
     ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
-    : await openDatabase({ kind: 'pglite' });
-  if (!databaseUrl) await migrateToLatest(handle.db);
+    : await openDatabase({ kind: 'pglite', loadDataDir: await readPGliteSnapshot(inject('pgliteSnapshot')) });
 
   // A second server on the same database keeps the first one's clock, as processes share the wall clock.
   const clock = options.shareDatabaseWith?.clock ?? new ManualClock();

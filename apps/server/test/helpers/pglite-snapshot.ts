@@ -1,0 +1,40 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+/**
+ * PGlite's counterpart of the PostgreSQL template: one database migrated once per run and kept as
+ * a tar of its data directory, which every test app loads (`loadDataDir`) instead of creating a
+ * cluster and migrating it. Returns the tar's path and a function that removes it.
+ */
+export async function createPGliteSnapshot() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tunes-pglite-snapshot-'));
+  const handle = await openDatabase({ kind: 'pglite', dataDir: dir });
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.close();
+  }
+  // As the `backup` command does, from the closed data directory; uncompressed, as every test
+  // file unpacks it.
+  const file = path.join(dir, 'migrated.tar');
+  const pglite = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
+  try {
+    const dump = await pglite.dumpDataDir('none');
+    await writeFile(file, new Uint8Array(await dump.arrayBuffer()));
+  } finally {
+    await pglite.close();
+  }
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+let read: { file: string; blob: Promise<Blob> } | undefined;
+
+/** The snapshot's bytes, read once per test process: a Blob never changes, so every app shares it. */
+export function readPGliteSnapshot(file: string): Promise<Blob> {
+  if (read?.file !== file) read = { file, blob: readFile(file).then((bytes) => new Blob([bytes])) };
+  return read.blob;
+}
