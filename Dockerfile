@@ -9,9 +9,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
 COPY apps/server/package.json apps/server/
+COPY apps/sandboxes/package.json apps/sandboxes/
 COPY apps/web/package.json apps/web/
-# Fixes applied to dependencies after install (package.json's postinstall, patch-package).
-COPY patches patches/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
@@ -28,8 +27,12 @@ COPY --from=build --chown=node:node /app/packages/shared/package.json ./packages
 COPY --from=build --chown=node:node /app/packages/shared/dist ./packages/shared/dist
 COPY --from=build --chown=node:node /app/apps/server/package.json ./apps/server/package.json
 COPY --from=build --chown=node:node /app/apps/server/dist ./apps/server/dist
+# The demo catalog (SEED_DEMO_DATA, and an example for `npm run admin -- catalog:import`).
+COPY --from=build --chown=node:node /app/apps/server/catalog ./apps/server/catalog
 COPY --from=build --chown=node:node /app/apps/web/dist ./apps/web/dist
 COPY --from=build --chown=node:node /app/apps/web/dist-ssr ./apps/web/dist-ssr
+# Nothing of apps/sandboxes: the server loads the sandboxes only outside production
+# (apps/server/src/sandboxes.ts), so the image holds none of their code.
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -24,10 +24,15 @@ const build = spawnSync('npm', ['run', 'build', '--workspace', 'packages/shared'
   cwd: root,
   encoding: 'utf8',
 });
-const buildServer = spawnSync('npm', ['run', 'build', '--workspace', 'apps/server'], {
-  cwd: root,
-  encoding: 'utf8',
-});
+// The server and the sandboxes its renewals charge (mounted outside production).
+const buildServer = spawnSync(
+  'npm',
+  ['run', 'build', '--workspace', 'apps/server', '--workspace', 'apps/sandboxes'],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+);
 if (build.status !== 0 || buildServer.status !== 0)
   throw new Error(`build failed\n${build.stderr}${buildServer.stderr}`);
 
@@ -38,7 +43,7 @@ const { migrateToLatest } = await dist('db/migrate.js');
 const { createDeps } = await dist('deps.js');
 const { buildApp } = await dist('app.js');
 const { ManualClock } = await dist('lib/clock.js');
-const { seedPlans } = await dist('modules/premium/seed.js');
+const { seedPlans } = await dist('modules/catalog/demo-seeds.js');
 
 let databaseUrl;
 let dropDatabase = async () => {};

@@ -48,7 +48,7 @@ export interface OwnServer {
  * expire other tests' codes and periods while they run. Jobs run only when a test asks
  * (`POST /dev/jobs/run-due`), so what is due is what the test made due.
  */
-export async function startOwnServer(): Promise<OwnServer> {
+export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   let stderr = '';
@@ -70,6 +70,7 @@ export async function startOwnServer(): Promise<OwnServer> {
       SENDS_PER_CLIENT_HOURLY: '100000',
       SMS_HOURLY_BUDGET: '100000',
       REDIS_URL: '',
+      ...env,
     },
   });
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -98,29 +99,35 @@ export async function startOwnServer(): Promise<OwnServer> {
 }
 
 /**
- * The fixtures' `test` on a server of its own for the whole file (one per worker): the API
- * helpers (sign-in, outbox) address it by E2E_PORT during each test, and the shared one after.
+ * The fixtures' `test` on a server of its own for the whole file (one per worker), started with
+ * `env` on top of the e2e settings: the API helpers (sign-in, outbox) address it by E2E_PORT
+ * during each test, and the shared one after.
  */
-export const testOnOwnServer = base.extend<{ onOwnServer: undefined }, { ownServer: OwnServer }>({
-  ownServer: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it needs none.
-    async ({}, use) => {
-      const server = await startOwnServer();
-      await use(server);
-      await server.stop();
+export function testOnServerWith(env: Record<string, string>) {
+  return base.extend<{ onOwnServer: undefined }, { ownServer: OwnServer }>({
+    ownServer: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it needs none.
+      async ({}, use) => {
+        const server = await startOwnServer(env);
+        await use(server);
+        await server.stop();
+      },
+      { scope: 'worker' },
+    ],
+    onOwnServer: [
+      async ({ ownServer }, use) => {
+        const shared = process.env.E2E_PORT;
+        process.env.E2E_PORT = String(ownServer.port);
+        await use(undefined);
+        process.env.E2E_PORT = shared;
+      },
+      { auto: true },
+    ],
+    baseURL: async ({ ownServer }, use) => {
+      await use(ownServer.origin);
     },
-    { scope: 'worker' },
-  ],
-  onOwnServer: [
-    async ({ ownServer }, use) => {
-      const shared = process.env.E2E_PORT;
-      process.env.E2E_PORT = String(ownServer.port);
-      await use(undefined);
-      process.env.E2E_PORT = shared;
-    },
-    { auto: true },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.origin);
-  },
-});
+  });
+}
+
+/** The fixtures' `test` on a server of its own for the whole file, with the e2e settings. */
+export const testOnOwnServer = testOnServerWith({});

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
-const WORKSPACES = ['packages/shared', 'apps/server', 'apps/web'];
+const WORKSPACES = ['packages/shared', 'apps/server', 'apps/sandboxes', 'apps/web'];
 
 function run(command, args, cwd) {
   const outcome = spawnSync(command, args, { cwd, encoding: 'utf8' });

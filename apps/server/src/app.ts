@@ -23,9 +23,6 @@ import healthRoutes from './modules/health/routes.js';
 import outboxDevRoutes from './modules/notifications/dev-routes.js';
 import premiumDevRoutes from './modules/premium/dev-routes.js';
 import premiumRoutes from './modules/premium/routes.js';
-import sandboxEbarimtRoutes from './modules/sandbox-ebarimt/routes.js';
-import sandboxGatewayRoutes from './modules/sandbox-gateway/routes.js';
-import sandboxQpayRoutes from './modules/sandbox-qpay/routes.js';
 import voucherDevRoutes from './modules/vouchers/dev-routes.js';
 import voucherRoutes from './modules/vouchers/routes.js';
 import { auth } from './plugins/auth.js';
@@ -39,6 +36,7 @@ import { security, securityHeadersFor } from './plugins/security.js';
 import { textGuard } from './plugins/text-guard.js';
 import { tracing } from './plugins/tracing.js';
 import { webApp } from './plugins/web-app.js';
+import { loadSandboxes } from './sandboxes.js';
 
 /** Routes of each module under /dev (development only): outbox, test helpers. */
 const devPlugins: FastifyPluginAsync[] = [
@@ -53,15 +51,11 @@ const devPlugins: FastifyPluginAsync[] = [
   consoleDevRoutes,
 ];
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: Deps;
-  }
-}
-
 export interface AppOptions {
   /** Log at this level; tests pass 'silent'. Defaults to the configured LOG_LEVEL. */
   logLevel?: string;
+  /** Mount the built-in sandboxes (outside production only, where they are by default). */
+  sandboxes?: boolean;
 }
 
 /**
@@ -87,6 +81,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
   await app.register(fp(async () => {}, { name: 'deps' }));
+  // Calls to our own origin (the sandboxes) are answered by this app, and it logs what deps report.
+  const release = deps.servedBy(app);
+  app.addHook('onClose', async () => release());
 
   await app.register(errorHandler);
   await app.register(security, { headers: securityHeaders });
@@ -117,15 +114,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     },
     { prefix: '/api' },
   );
-  if (!deps.config.isProduction) {
+  if (!deps.config.isProduction && options.sandboxes !== false) {
     // The built-in stand-ins of the card gateway (product.md §10), QPay and the tax authority's
-    // PosAPI (§12): their own pages and secrets, outside /api. Never in production, where the
-    // real providers are required (security.md).
-    for (const [prefix, sandbox] of [
-      ['/sandbox-gateway', sandboxGatewayRoutes],
-      ['/sandbox-qpay', sandboxQpayRoutes],
-      ['/sandbox-ebarimt', sandboxEbarimtRoutes],
-    ] as const) {
+    // PosAPI (§12): their own workspace (apps/sandboxes), pages and secrets, outside /api,
+    // loaded only here. Never in production, where the real providers are required (security.md).
+    for (const [prefix, sandbox] of await loadSandboxes()) {
       await app.register(
         async (scope) => {
           scope.addHook('onRequest', databaseReady);
@@ -134,7 +127,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         { prefix },
       );
     }
-
+  }
+  if (!deps.config.isProduction) {
     await app.register(
       async (dev) => {
         // Development tools (product.md §11); never mounted in production.

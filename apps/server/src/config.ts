@@ -27,6 +27,12 @@ function isLoopback(url: string): boolean {
 
 const secret = z.string().min(32, 'must be at least 32 characters');
 
+/** security.md "Sends": the hard hourly cap per client address, and per number prefix. */
+const DEFAULT_HARD_SENDS_PER_CLIENT = 300;
+const DEFAULT_SMS_PER_PREFIX = 100;
+/** Unless set, one prefix may take a tenth of the site's hourly SMS budget (when that is more than 100). */
+const SITE_BUDGET_SHARE_PER_PREFIX = 10;
+
 /** One address (`10.0.0.5`, `::1`) or a block of them (`10.0.0.0/8`, `fd00::/8`). */
 function isAddressOrCidr(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -110,8 +116,18 @@ const envSchema = z
     MESSAGE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** Text messages listeners may make the site send per hour, all together (SMS pumping). */
     SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-    /** Messages (codes, links) one client address may have sent per hour, to anyone. */
+    /**
+     * Sign-in codes one client address may have sent per hour, to anyone, before each further one
+     * needs a solved proof-of-work challenge (many listeners share a carrier's address).
+     */
     SENDS_PER_CLIENT_HOURLY: z.coerce.number().int().min(1).max(100_000).default(10),
+    /** Messages one client address may have sent per hour, challenges solved or not (hard cap; default the larger of 300 and SENDS_PER_CLIENT_HOURLY). */
+    SENDS_PER_CLIENT_HOURLY_MAX: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    /** Text messages per hour to numbers sharing all but their last 4 digits (default the larger of 100 and SMS_HOURLY_BUDGET / 10). */
+    SMS_PER_PREFIX_HOURLY: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    /** The send challenge's PBKDF2 iterations per try, and the most tries a solver needs (half that at least). */
+    SEND_CHALLENGE_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    SEND_CHALLENGE_MAX_TRIES: z.coerce.number().int().min(2).max(10_000_000).default(10_000),
     /** Written opt-outs for a staging site in production: no SMS, no e-mail, no payments. */
     ALLOW_NO_SMS: booleanFromEnv.default(false),
     ALLOW_NO_EMAIL: booleanFromEnv.default(false),
@@ -175,6 +191,15 @@ const envSchema = z
     if (env.SMS_PROVIDER === 'messagepro') {
       if (!env.MESSAGEPRO_API_KEY) fail('MESSAGEPRO_API_KEY', 'must be set with SMS_PROVIDER=messagepro');
       if (!env.MESSAGEPRO_FROM) fail('MESSAGEPRO_FROM', 'must be set with SMS_PROVIDER=messagepro');
+    }
+    if (
+      env.SENDS_PER_CLIENT_HOURLY_MAX !== undefined &&
+      env.SENDS_PER_CLIENT_HOURLY_MAX < env.SENDS_PER_CLIENT_HOURLY
+    ) {
+      fail(
+        'SENDS_PER_CLIENT_HOURLY_MAX',
+        'must not be below SENDS_PER_CLIENT_HOURLY (the sends without a challenge)',
+      );
     }
     if (env.NODE_ENV !== 'production') return;
     for (const name of [
@@ -252,7 +277,13 @@ export interface Config
     | 'QPAY_URL'
     | 'EBARIMT_URL'
     | 'EBARIMT_INFO_URL'
+    | 'SENDS_PER_CLIENT_HOURLY_MAX'
+    | 'SMS_PER_PREFIX_HOURLY'
   > {
+  /** Messages one client address may have sent per hour, challenges solved or not (the hard cap). */
+  SENDS_PER_CLIENT_HOURLY_MAX: number;
+  /** Text messages per hour to the numbers of one prefix (all but the last 4 digits). */
+  SMS_PER_PREFIX_HOURLY: number;
   LOG_FORMAT: 'json' | 'pretty';
   /** The site's own origin, used in links sent by e-mail and SMS. */
   PUBLIC_URL: string;
@@ -302,5 +333,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     EBARIMT_INFO_URL: (env.EBARIMT_INFO_URL ?? ebarimtUrl).replace(/\/$/, ''),
     ebarimtEnabled: env.NODE_ENV !== 'production' || env.EBARIMT_URL !== undefined,
     dataDir: path.resolve(env.DATA_DIR),
+    SENDS_PER_CLIENT_HOURLY_MAX:
+      env.SENDS_PER_CLIENT_HOURLY_MAX ?? Math.max(DEFAULT_HARD_SENDS_PER_CLIENT, env.SENDS_PER_CLIENT_HOURLY),
+    SMS_PER_PREFIX_HOURLY:
+      env.SMS_PER_PREFIX_HOURLY ??
+      Math.max(DEFAULT_SMS_PER_PREFIX, Math.ceil(env.SMS_HOURLY_BUDGET / SITE_BUDGET_SHARE_PER_PREFIX)),
   };
 }

@@ -21,7 +21,7 @@ export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST_DIR: '/nonexistent' });
   const handle = await openDatabase({ kind: 'pglite' });
   const deps = createDeps({ config, db: handle.db, dbKind: handle.kind });
-  const app = await buildApp(deps, { logLevel: 'silent' });
+  const app = await buildApp(deps, { logLevel: 'silent', sandboxes: false });
   try {
     await app.ready();
     const document = app.swagger() as OpenApiDocument;

@@ -20,7 +20,7 @@ const QPAY_TEST_HOSTS = ['sandbox.qpay.mn', 'merchant-sandbox.qpay.mn'];
  */
 const EBARIMT_TEST_HOSTS = ['st-api.ebarimt.mn'];
 
-/** The built-in stand-ins (modules/sandbox-*), never mounted in production. */
+/** The built-in stand-ins (apps/sandboxes, mounted by src/sandboxes.ts), never in production. */
 const SANDBOX_SEGMENTS = ['sandbox-gateway', 'sandbox-qpay', 'sandbox-ebarimt'];
 
 export type ProviderUrlName = 'PAYMENT_PROVIDER_URL' | 'QPAY_URL' | 'EBARIMT_URL' | 'EBARIMT_INFO_URL';

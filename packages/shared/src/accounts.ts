@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { REGISTRATION_COUNTRIES } from './account-codes.js';
 import { MONGOLIA_DIAL_CODE } from './constants.js';
+import { errorBodySchema } from './errors.js';
 import { isValidMsisdn, isValidPhone } from './phone-rules.js';
+import { SEND_PROOF_MAX_LENGTH } from './send-codes.js';
 import {
   dialCodeSchema,
   EMAIL_PATTERN,
@@ -14,12 +16,14 @@ import {
 
 export * from './account-codes.js';
 export { dialCodeOfMsisdn, isValidMsisdn, isValidPhone } from './phone-rules.js';
+export * from './send-codes.js';
 
 export const msisdnSchema = z
   .string({ error: 'validation.cant-authenticate-mobile' })
   .trim()
   .refine(isValidMsisdn, 'validation.cant-authenticate-mobile');
 
+/** The listener's language (`en`, `mn`; `MN` as the forgot-password call sends it): their messages' language. */
 const languageSchema = z
   .string()
   .trim()
@@ -34,11 +38,37 @@ export const requestOtpQuerySchema = z
     email: emailSchema.optional(),
     language: languageSchema,
     otpprovider: z.enum(['sms', 'email']).optional(),
+    /**
+     * The solved proof-of-work challenge (ALTCHA's base64 payload) of a `challenge_required`
+     * answer; only needed once the caller's network has asked for many codes this hour.
+     */
+    proof: z.string().trim().min(1).max(SEND_PROOF_MAX_LENGTH, { abort: true }).optional(),
   })
   .refine((query) => Boolean(query.msisdn) !== Boolean(query.email), {
     message: 'Give either msisdn or email.',
     path: ['msisdn'],
   });
+
+/** ALTCHA's challenge: what the widget solves (`altcha-lib` made and signed it). */
+export const sendChallengeSchema = z
+  .object({
+    parameters: z.record(z.string(), z.unknown()),
+    signature: z.string(),
+  })
+  .describe('SendChallenge');
+
+/**
+ * A refused send (security.md "Sends"): the one error shape, with which limit refused
+ * (`reason`, one of SEND_REFUSALS), the wait (`retryAfter`, also in `Retry-After`) and, for
+ * `challenge_*` reasons, the proof-of-work `challenge` to solve.
+ */
+export const sendRefusalSchema = errorBodySchema
+  .extend({
+    reason: z.string().optional(),
+    retryAfter: z.number().int().optional(),
+    challenge: sendChallengeSchema.optional(),
+  })
+  .describe('SendRefusal');
 
 export const validateOtpQuerySchema = z
   .object({
@@ -59,6 +89,8 @@ export const registerByMsisdnSchema = z
     PhoneNumber: z.string({ error: 'validation.cant-authenticate-mobile' }).trim(),
     CountryCode: dialCodeSchema,
     Token: otpSchema,
+    /** The site's language at sign-up: the account's, for every message it is sent (default en). */
+    Language: languageSchema,
   })
   .superRefine((body, ctx) => {
     if (!isValidPhone(body.CountryCode, body.PhoneNumber)) {
@@ -116,7 +148,8 @@ const optionalName = profileFieldSchema.nullish().transform((value) => value ?? 
 
 /**
  * `PATCH /api/users/me/details`: the site sends its whole form state (product.md §3); only FirstName,
- * LastName and Email are read, each at most 50 characters (product.md §5). An empty Email removes it.
+ * LastName, Email and Language are read, names and e-mail at most 50 characters (product.md §5). An
+ * empty Email removes it. Language (en, mn) is the one every message to the account is written in.
  * A UserId other than the signed-in user's is refused (403).
  */
 export const detailsChangeSchema = z.object({
@@ -129,6 +162,7 @@ export const detailsChangeSchema = z.object({
     .transform((value) => value.toLowerCase())
     .nullish()
     .transform((value) => value ?? undefined),
+  Language: languageSchema,
 });
 
 export type DetailsChange = z.input<typeof detailsChangeSchema>;

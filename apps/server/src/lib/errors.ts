@@ -33,11 +33,15 @@ export const notFound = (message = 'The requested resource does not exist.') =>
 export const conflict = (message: string, code: string = ERROR_CODES.conflict) =>
   new AppError(409, code, message);
 
-export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests. Try again later.') =>
+export const tooManyRequests = (
+  retryAfterSeconds: number,
+  message = 'Too many requests. Try again later.',
+  extra: Record<string, unknown> = {},
+) =>
   new AppError(
     429,
     ERROR_CODES.tooManyRequests,
     message,
-    { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) },
+    { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)), ...extra },
     { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   );

@@ -4,6 +4,7 @@ import {
   OTP_RESEND_SECONDS,
   OTP_TTL_SECONDS,
 } from '@tunes/shared/accounts';
+import { SEND_REFUSALS } from '@tunes/shared/send-codes';
 import { VOUCHER_LOCKOUT_SECONDS, VOUCHER_MAX_FAILURES } from '@tunes/shared/vouchers';
 import type { Limit } from './throttle.js';
 
@@ -24,12 +25,14 @@ export const LIMITS = {
     limit: 1,
     windowSeconds: OTP_RESEND_SECONDS,
     message: 'A code was sent moments ago. Wait before asking again.',
+    reason: SEND_REFUSALS.recentlySent,
   },
   /** security.md: codes to one number or address per hour. */
   codesPerRecipient: {
     limit: OTP_HOURLY_CAP,
     windowSeconds: HOUR,
-    message: 'Too many codes were requested. Try again later.',
+    message: 'Too many codes were requested for this number or address. Try again later.',
+    reason: SEND_REFUSALS.recipientLimit,
   },
   /** Reset links to one address per hour. */
   resetLinksPerRecipient: { limit: 5, windowSeconds: HOUR },
@@ -124,11 +127,38 @@ export const LIMITS = {
   },
 } as const satisfies Record<string, Limit | readonly Limit[]>;
 
-/** Messages one client address may have sent (codes, links) per hour, whoever receives them. */
+/**
+ * Codes a visitor's network (one client address) may have sent per hour without a challenge,
+ * whoever receives them (SENDS_PER_CLIENT_HOURLY). Past it a send needs a solved proof-of-work
+ * challenge (security.md "Sends"): many listeners share one carrier address.
+ */
+export const freeSendsFromClient = (limit: number): Limit => ({
+  limit,
+  windowSeconds: HOUR,
+  message: 'Many codes were requested from your network. Solve the challenge to get yours.',
+  reason: SEND_REFUSALS.challengeRequired,
+});
+
+/**
+ * Messages one client address may have sent (codes, links) per hour, whoever receives them,
+ * challenges solved or not (SENDS_PER_CLIENT_HOURLY_MAX): the hard cap.
+ */
 export const sendsFromClient = (limit: number): Limit => ({
   limit,
   windowSeconds: HOUR,
   message: 'Too many messages were requested from your network. Try again later.',
+  reason: SEND_REFUSALS.networkLimit,
+});
+
+/**
+ * Text messages to numbers that share all but their last four digits, per hour
+ * (SMS_PER_PREFIX_HOURLY): SMS pumping walks a block of premium numbers.
+ */
+export const smsPerPrefix = (limit: number): Limit => ({
+  limit,
+  windowSeconds: HOUR,
+  message: 'Too many codes were requested for numbers like this one. Try again later.',
+  reason: SEND_REFUSALS.prefixLimit,
 });
 
 /** Text messages the whole site may send on listeners' requests per hour (SMS-pumping guard). */
@@ -136,4 +166,8 @@ export const smsBudget = (limit: number): Limit => ({
   limit,
   windowSeconds: HOUR,
   message: 'We cannot send text messages right now. Try again later or sign in by e-mail.',
+  reason: SEND_REFUSALS.smsBudget,
 });
+
+/** A solved challenge (its signature) is good for one send, within the challenge's lifetime. */
+export const proofUse = (windowSeconds: number): Limit => ({ limit: 1, windowSeconds });

@@ -1,4 +1,4 @@
-import type { Lang } from '../modules/accounts/messages.js';
+import type { Lang } from './message-language.js';
 import { SERVICE_TIME_ZONE } from './service-day.js';
 
 const english = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: SERVICE_TIME_ZONE });

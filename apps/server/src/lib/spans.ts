@@ -2,7 +2,7 @@ import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace } 
 
 /**
  * Child spans of the traced request in force: database statements (`db/query-spans.ts`) and
- * provider calls (`modules/premium/transport.ts`). Outside a traced request (tracing off, a
+ * provider calls (`modules/providers/transport.ts`). Outside a traced request (tracing off, a
  * background job) the work runs as it is, after one look at the active context; the request's
  * span is made active by `plugins/tracing.ts`.
  */

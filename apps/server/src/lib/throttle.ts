@@ -11,6 +11,11 @@ export interface Limit {
   windowSeconds: number;
   /** What a refused caller is told (English; the site shows its own translated text). */
   message?: string;
+  /**
+   * Which limit refused, where the site tells them apart: the refusal's `reason`, beside its
+   * `error` (`too_many_requests` for every 429, as the API always answered).
+   */
+  reason?: string;
 }
 
 export interface TakeResult {
@@ -40,12 +45,31 @@ export interface Throttle {
   refund(key: string): Promise<void>;
   /** Frees `key` (e.g. a correct password clears that account's failed tries from that address). */
   reset(key: string): Promise<void>;
+  /**
+   * Seconds until `key` frees for `limit`, 0 when it is not spent; counts nothing. Only to choose
+   * what a caller is told (security.md "Sends": no challenge to solve when the hard cap is spent
+   * anyway), never to allow anything: allowing is `take`'s alone.
+   */
+  secondsUntilFree(key: string, limit: Limit): Promise<number>;
+  /**
+   * Forgets windows that ended before `now`, at most `batch` of them, and says how many went.
+   * Keys are per address, number, code or solved challenge, so without it they pile up; Redis
+   * expires its own.
+   */
+  sweep(now: Date, batch?: number): Promise<number>;
 }
+
+/** Ended windows forgotten per sweep (one per job scan): a scan's other work is not held up. */
+const SWEEP_BATCH = 5000;
+
+/** The 429 of a spent `limit`, with `Retry-After` naming when it frees up. */
+export const refusalOf = (limit: Limit, retryAfterSeconds: number) =>
+  tooManyRequests(retryAfterSeconds, limit.message, limit.reason ? { reason: limit.reason } : {});
 
 /** Takes one from `key` or throws 429 with `Retry-After` naming when it frees up. */
 export async function enforce(throttle: Throttle, key: string, limit: Limit): Promise<TakeResult> {
   const taken = await throttle.take(key, limit);
-  if (!taken.allowed) throw tooManyRequests(taken.retryAfterSeconds, limit.message);
+  if (!taken.allowed) throw refusalOf(limit, taken.retryAfterSeconds);
   return taken;
 }
 
@@ -111,6 +135,28 @@ export class DatabaseThrottle implements Throttle {
   async reset(key: string): Promise<void> {
     await this.db.deleteFrom('throttles').where('key', '=', key).execute();
   }
+
+  async sweep(now: Date, batch = SWEEP_BATCH): Promise<number> {
+    const ended = this.db
+      .selectFrom('throttles')
+      .select('key')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(batch);
+    const swept = await this.db.deleteFrom('throttles').where('key', 'in', ended).executeTakeFirst();
+    return Number(swept.numDeletedRows);
+  }
+
+  async secondsUntilFree(key: string, { limit }: Limit): Promise<number> {
+    const now = this.clock.now();
+    const live = await this.db
+      .selectFrom('throttles')
+      .select(['hits', 'expires_at'])
+      .where('key', '=', key)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return live && live.hits >= limit ? secondsUntil(live.expires_at, now) : 0;
+  }
 }
 
 /**
@@ -175,6 +221,18 @@ export class RedisThrottle implements Throttle {
 
   async reset(key: string): Promise<void> {
     await whileReachable(() => this.#redis.del(this.prefix + key));
+  }
+
+  async sweep(): Promise<number> {
+    // Each key carries its own expiry (the take script's PEXPIRE): Redis forgets it.
+    return 0;
+  }
+
+  async secondsUntilFree(key: string, { limit }: Limit): Promise<number> {
+    const now = this.clock.now();
+    const [hits, expires] = await whileReachable(() => this.#redis.hmget(this.prefix + key, 'h', 'e'));
+    const endsAt = Number(expires ?? 0);
+    return endsAt > now.getTime() && Number(hits ?? 0) >= limit ? secondsUntil(new Date(endsAt), now) : 0;
   }
 }
 

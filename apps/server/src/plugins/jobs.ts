@@ -19,6 +19,8 @@ export const jobs = fp(
     const { deps } = app;
     const queue = new JobQueue(deps.db, deps.dbKind, deps.clock, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', queue);
+    // Ended limit windows go with every scan (lib/throttle.ts `sweep`).
+    queue.beforeScan((now) => deps.throttle.sweep(now));
     app.addHook('onReady', async () => {
       deps.databaseReady
         .then(

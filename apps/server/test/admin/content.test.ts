@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoContent } from '../../src/modules/catalog/catalog-file.js';
 import { importContent } from '../../src/modules/content/content-store.js';
-import { demoContent } from '../../src/modules/content/demo-content.js';
 import { auditEntries, consoleCall, signedInOperator } from '../helpers/console.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -9,7 +9,7 @@ let editor: { cookie: string; email: string };
 let admin: { cookie: string };
 beforeAll(async () => {
   t = await createTestApp();
-  await importContent(t.deps, demoContent);
+  await importContent(t.deps, demoContent());
   editor = await signedInOperator(t, 'content');
   admin = await signedInOperator(t, 'admin');
 });
@@ -49,7 +49,7 @@ describe('landing content in both languages', () => {
     const other = await createTestApp();
     try {
       await importContent(other.deps, {
-        ...demoContent,
+        ...demoContent(),
         cards: [{ type: 'ARTIST', title: 'Only English', tunesUrl: 'https://tunes.mn/a', image: '/a.svg' }],
       });
       const mn = (

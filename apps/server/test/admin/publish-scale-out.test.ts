@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoContent } from '../../src/modules/catalog/catalog-file.js';
 import { importContent } from '../../src/modules/content/content-store.js';
-import { demoContent } from '../../src/modules/content/demo-content.js';
 import { consoleCall, signedInOperator } from '../helpers/console.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
@@ -16,7 +16,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')('publish across processes (Post
   beforeAll(async () => {
     first = await createTestApp({ REDIS_URL });
     second = await createTestApp({ REDIS_URL }, { shareDatabaseWith: first });
-    await importContent(first.deps, demoContent);
+    await importContent(first.deps, demoContent());
   });
   afterAll(async () => {
     await second?.close();

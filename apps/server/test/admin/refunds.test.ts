@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { auditEntries, consoleCall, refundCall, signedInOperator } from '../helpers/console.js';
 import { PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
 import { ownSubscriptions, subscriber } from '../helpers/premium.js';
@@ -153,7 +152,7 @@ describe('card refunds from the console', () => {
         created_at: new Date(t.clock.now().getTime() - 3 * 60_000),
       })
       .execute();
-    await paymentDeps(t.app).paymentGateway.refund({
+    await t.deps.paymentGateway.refund({
       invoiceId: buyer.invoiceId,
       amount: 700,
       currency: 'MNT',
@@ -184,7 +183,7 @@ describe('QPay refunds from the console', () => {
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json()).toMatchObject({ amount: paid, status: 'refunded', remaining: 0 });
     expect(await hasAccess(buyer.user.id)).toBe(false);
-    const { qpay } = paymentDeps(t.app);
+    const { qpay } = t.deps;
     const qpayInvoice = await sandboxQpayInvoiceOf(t, buyer.invoiceId);
     const check = await qpay.checkPayment(qpayInvoice.id);
     expect(check.result.rows).toEqual([expect.objectContaining({ status: 'REFUND', amount: paid })]);
@@ -224,7 +223,7 @@ describe('QPay refunds from the console', () => {
     // QPay answers a missing object with 422 (error.py NOT_FOUND_ERROR).
     expect((await refund(randomUUID())).statusCode).toBe(422);
     // The adapter takes "already given back" as done, so a retry after a lost answer is safe.
-    await expect(paymentDeps(t.app).qpay.refundPayment(payment?.payment_id ?? '')).resolves.toMatchObject({
+    await expect(t.deps.qpay.refundPayment(payment?.payment_id ?? '')).resolves.toMatchObject({
       result: null,
     });
   });

@@ -7,7 +7,6 @@ import { loadConfig } from '../../src/config.js';
 import { BOOKS_GRACE_MS, type BooksCheckOptions, checkBooks } from '../../src/modules/billing/books-check.js';
 import { lastBooksReport } from '../../src/modules/billing/books-store.js';
 import { recordRefund } from '../../src/modules/premium/ledger.js';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { openConfiguredDatabase } from '../../src/runtime.js';
 import { runAdmin } from '../helpers/admin.js';
 import { consoleCall, signedInOperator } from '../helpers/console.js';
@@ -36,7 +35,7 @@ describe('the books check', () => {
   });
   afterAll(() => t.close());
 
-  const check = (options?: BooksCheckOptions) => checkBooks(paymentDeps(t.app), options);
+  const check = (options?: BooksCheckOptions) => checkBooks(t.deps, options);
   const kindsOf = (mismatches: BooksMismatch[], id: string) =>
     mismatches
       .filter((found) => found.invoiceId === id || found.subscriptionId === id)
@@ -108,7 +107,7 @@ describe('the books check', () => {
       .set({ provider_token: token })
       .where('invoice_id', '=', invoice.invoice_id)
       .execute();
-    await payOnGateway(t, new URL(paymentDeps(t.app).paymentGateway.paymentPageUrl(token)), PAID_CARD);
+    await payOnGateway(t, new URL(t.deps.paymentGateway.paymentPageUrl(token)), PAID_CARD);
 
     // Just taken: the capture may still be on its way to the ledger.
     expect(kindsOf((await check()).mismatches, invoice.invoice_id)).toEqual([]);

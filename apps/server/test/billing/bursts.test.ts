@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRenewalStep } from '../../src/modules/billing/renewal.js';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { PLAN_CODES, withPlans } from '../helpers/factories.js';
 import { subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -19,7 +18,7 @@ describe('bursts', () => {
   it('200 renewal steps of one due subscription at once charge it once and renew it once', async () => {
     const { period } = await subscriber(t);
     t.clock.set(period.end_date.getTime() + 60_000);
-    const deps = paymentDeps(t.app);
+    const deps = t.deps;
     const outcomes = await Promise.all(Array.from({ length: 200 }, () => runRenewalStep(deps, period.id)));
     expect(outcomes.filter((outcome) => outcome === 'renewed')).toHaveLength(1);
     const invoices = await t.db

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReceiptStep } from '../../src/modules/ebarimt/receipt-once.js';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { DAY_MS, PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
 import { ownSubscriptions, subscriber } from '../helpers/premium.js';
 import { answerAtBank, qpayCheckout, runDue } from '../helpers/qpay-factories.js';
@@ -86,7 +85,7 @@ describe('e-barimt for every paid invoice', () => {
 
   it('is issued once however many jobs run it at once', async () => {
     const { invoiceId } = await subscriber(t, PLAN_CODES.premium);
-    const deps = paymentDeps(t.app);
+    const deps = t.deps;
     const outcomes = await Promise.all(Array.from({ length: 12 }, () => runReceiptStep(deps, invoiceId)));
     expect(outcomes.filter((outcome) => outcome === 'issued')).toHaveLength(1);
     const [row] = await receiptsOf(invoiceId);

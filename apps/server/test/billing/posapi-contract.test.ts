@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EbarimtGateway } from '../../src/modules/ebarimt/posapi.js';
+import { GatewayError } from '../../src/modules/providers/exchange.js';
+import type { EbarimtGateway } from '../../src/modules/providers/posapi.js';
 import {
   LOTTERY_PATTERN,
   posReceiptIssuedSchema,
@@ -11,17 +12,16 @@ import {
   taxpayerInfoQuerySchema,
   tinInfoAnswerSchema,
   tinInfoQuerySchema,
-} from '../../src/modules/ebarimt/posapi-contract.js';
-import { GatewayError } from '../../src/modules/premium/gateway.js';
-import { configuredProviders } from '../../src/modules/premium/payment-deps.js';
-import { type JsonRequest, jsonCallFor } from '../../src/modules/premium/transport.js';
+} from '../../src/modules/providers/posapi-contract.js';
+import { createProviders } from '../../src/modules/providers/providers.js';
+import type { JsonRequest } from '../../src/modules/providers/transport.js';
 import { PLAN_CODES, withPlans } from '../helpers/factories.js';
 import { subscriber } from '../helpers/premium.js';
 import { runDue } from '../helpers/qpay-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * PosAPI 3.0 as the tax authority describes it (ebarimt/posapi-contract.ts, from ITC's OpenAPI
+ * PosAPI 3.0 as the tax authority describes it (providers/posapi-contract.ts, from ITC's OpenAPI
  * and user manual): the adapter's calls and the sandbox's answers match it, the sandbox refuses
  * each documented limit in PosAPI's own shape, and answers the documented statuses on demand.
  */
@@ -38,9 +38,8 @@ afterAll(async () => {
 /** The product's PosAPI adapter, recording each call and the answer as it came. */
 function recordedPosApi(): { posapi: EbarimtGateway; calls: { request: JsonRequest; answer: unknown }[] } {
   const calls: { request: JsonRequest; answer: unknown }[] = [];
-  const call = jsonCallFor(t.app, t.config.PUBLIC_URL);
-  const { ebarimt } = configuredProviders(t.deps, async (request) => {
-    const answer = await call(request);
+  const { ebarimt } = createProviders(t.deps, async (request) => {
+    const answer = await t.deps.transport.call(request);
     calls.push({ request, answer: answer.body });
     return answer;
   });

@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyDemoSeeds } from '../../src/db/seed.js';
 import { OneLinePerRequest } from '../../src/lib/logging.js';
-import { landingContentSeed } from '../../src/modules/content/seed.js';
+import { landingContentSeed } from '../../src/modules/catalog/demo-seeds.js';
 import { withPlans } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 

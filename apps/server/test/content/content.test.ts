@@ -10,7 +10,7 @@ import { command as feedbackList } from '../../src/admin/commands/feedback-list.
 import { buildApp } from '../../src/app.js';
 import { applyDemoSeeds } from '../../src/db/seed.js';
 import { createDeps } from '../../src/deps.js';
-import { landingContentSeed } from '../../src/modules/content/seed.js';
+import { landingContentSeed } from '../../src/modules/catalog/demo-seeds.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const YT = 'https://www.youtube.com/watch?v=jM8dCGIm6yc';

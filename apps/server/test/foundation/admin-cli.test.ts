@@ -12,6 +12,7 @@ const admin = (...args: string[]) => runAdmin(dataDir, ...args);
 const COMMANDS = [
   'backup',
   'books:check',
+  'catalog:import',
   'content:import',
   'feedback:list',
   'hmac:mint',

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { MERCHANT_ID, STORE_ID } from '@tunes/shared/constants';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, NewUser, Package, Subscription, User } from '../../src/db/schema.js';
-import { seedPlans } from '../../src/modules/premium/seed.js';
+import { seedPlans } from '../../src/modules/catalog/demo-seeds.js';
 import type { PaymentInvoicesTable, PaymentLedgerTable } from '../../src/modules/premium/tables.js';
 import type { TestApp } from './test-app.js';
 
@@ -12,7 +12,7 @@ import type { TestApp } from './test-app.js';
  * suites share live beside it, named for their module (`accounts.ts`, `premium.ts`).
  */
 
-export { PLAN_CODES } from '../../src/modules/premium/seed.js';
+export { PLAN_CODES } from '../../src/modules/catalog/demo-seeds.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
+import type { QpayFaultsRequest } from '@tunes/sandboxes/qpay/faults';
 import { expect } from 'vitest';
 import { qpaySenderInvoiceNo } from '../../src/modules/premium/qpay-payments.js';
-import type { QpayFaultsRequest } from '../../src/modules/sandbox-qpay/faults.js';
 import { shopper } from './factories.js';
 import type { TestApp } from './test-app.js';
 
@@ -86,7 +86,7 @@ export async function sandboxQpayInvoiceOf(t: TestApp, invoiceId: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** Orders faults of the QPay sandbox (sandbox-qpay/faults.ts): outages, delays, the next approval's status. */
+/** Orders faults of the QPay sandbox (apps/sandboxes/src/qpay/faults.ts): outages, delays, the next approval's status. */
 export async function orderQpayFaults(t: TestApp, order: Partial<QpayFaultsRequest>) {
   const response = await t.app.inject({ method: 'POST', url: '/sandbox-qpay/test/faults', payload: order });
   expect(response.statusCode, response.body).toBe(204);

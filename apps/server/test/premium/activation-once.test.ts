@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activateInvoice } from '../../src/modules/premium/activation-once.js';
-import { SIGNATURE_HEADER, signCallback } from '../../src/modules/premium/callback-signature.js';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { checkPendingInvoices } from '../../src/modules/premium/settlement.js';
+import { SIGNATURE_HEADER, signCallback } from '../../src/modules/providers/callback-signature.js';
 import { PLAN_CODES, STORE, shopper, withPlans } from '../helpers/factories.js';
 import {
   DECLINED_CARD,
@@ -74,7 +73,7 @@ describe('activation exactly once per invoice', () => {
   it('20 concurrent returns, callbacks and checks for one invoice activate exactly one period', async () => {
     const { user, headers, invoiceId, back } = await paidButUnsettled();
     expect(await ownSubscriptions(t, user.id)).toEqual([]);
-    const deps = paymentDeps(t.app);
+    const deps = t.deps;
 
     const attempts = Array.from({ length: 20 }, (_, i) => {
       switch (i % 4) {
@@ -115,7 +114,7 @@ describe('activation exactly once per invoice', () => {
     '20 concurrent activations of one invoice insert one subscription (the transaction, not a prior read)',
     async () => {
       const { user, invoiceId } = await paidButUnsettled();
-      const deps = paymentDeps(t.app);
+      const deps = t.deps;
       const results = await Promise.all(Array.from({ length: 20 }, () => activateInvoice(deps, invoiceId)));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
@@ -124,7 +123,7 @@ describe('activation exactly once per invoice', () => {
 
   it('300 concurrent activations of one invoice mark it paid once and ask for one e-barimt', async () => {
     const { user, invoiceId } = await paidButUnsettled();
-    const deps = paymentDeps(t.app);
+    const deps = t.deps;
     const results = await Promise.all(Array.from({ length: 300 }, () => activateInvoice(deps, invoiceId)));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
@@ -138,7 +137,7 @@ describe('activation exactly once per invoice', () => {
 
   it('the periodic check activates a paid invoice whose shopper never came back', async () => {
     const { user, invoiceId } = await paidButUnsettled(PLAN_CODES.duo);
-    await checkPendingInvoices(paymentDeps(t.app));
+    await checkPendingInvoices(t.deps);
     expect(await invoiceStatus(invoiceId)).toBe('paid');
     expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
     expect((await paymentLog(t, invoiceId)).map((row) => row.current_process)).toContain('check');
@@ -148,13 +147,13 @@ describe('activation exactly once per invoice', () => {
     const declined = await paidButUnsettled(PLAN_CODES.premium, DECLINED_CARD);
     const abandoned = await shopper(t);
     const { invoiceId: abandonedId } = await startCheckout(t, abandoned.headers, PLAN_CODES.premium);
-    await checkPendingInvoices(paymentDeps(t.app));
+    await checkPendingInvoices(t.deps);
     expect(await invoiceStatus(declined.invoiceId)).toBe('declined');
     expect(await invoiceStatus(abandonedId)).toBe('created');
 
     t.clock.advance(25 * 60 * 60 * 1000);
     try {
-      await checkPendingInvoices(paymentDeps(t.app));
+      await checkPendingInvoices(t.deps);
     } finally {
       t.clock.set(Date.now());
     }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNATURE_HEADER, signCallback } from '../../src/modules/premium/callback-signature.js';
 import { receivePaymentCallback } from '../../src/modules/premium/payment-callback.js';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
+import { SIGNATURE_HEADER, signCallback } from '../../src/modules/providers/callback-signature.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { startCheckout } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -140,9 +139,9 @@ describe('refused payment callbacks store nothing', () => {
     const lines: string[] = [];
     const log = { warn: (...args: unknown[]) => void lines.push(JSON.stringify(args)) };
     const hugeSignature = 'a'.repeat(200_000);
-    await expect(
-      receivePaymentCallback(paymentDeps(t.app), callbackBody(), hugeSignature, log),
-    ).rejects.toMatchObject({ statusCode: 401 });
+    await expect(receivePaymentCallback(t.deps, callbackBody(), hugeSignature, log)).rejects.toMatchObject({
+      statusCode: 401,
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.length).toBeLessThan(400);
     expect(lines[0]).not.toContain('aaaa');

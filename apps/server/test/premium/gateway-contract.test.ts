@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { startCheckout } from '../../src/modules/premium/checkout.js';
-import { GatewayError } from '../../src/modules/premium/gateway.js';
+import { GatewayError } from '../../src/modules/providers/exchange.js';
 import {
   gatewayChargeAnswerSchema,
   gatewayChargeRequestSchema,
@@ -16,15 +16,14 @@ import {
   gatewayTokenRequestSchema,
   gatewayTransactionsAnswerSchema,
   gatewayVoidAnswerSchema,
-} from '../../src/modules/premium/gateway-contract.js';
-import { configuredPaymentGateway, paymentDeps } from '../../src/modules/premium/payment-deps.js';
-import { jsonPostFor } from '../../src/modules/premium/transport.js';
+} from '../../src/modules/providers/gateway-contract.js';
+import { createProviders } from '../../src/modules/providers/providers.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { PAID_CARD, payOnGateway, returnToShop } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The card gateway as the product documents its protocol (premium/gateway-contract.ts): the
+ * The card gateway as the product documents its protocol (providers/gateway-contract.ts): the
  * adapter asks only what the contract allows, the sandbox answers what it documents, refuses
  * what it does not allow with 400 `{ error, message }`, and fails or slows down when told.
  */
@@ -41,13 +40,12 @@ afterAll(async () => {
 /** The product's gateway adapter, recording what it sends to the sandbox. */
 function recordedGateway() {
   const sent: { path: string; body: Record<string, unknown> }[] = [];
-  const post = jsonPostFor(t.app, t.config.PUBLIC_URL);
-  const gateway = configuredPaymentGateway(t.config, (url, body, headers) => {
+  const { paymentGateway: gateway } = createProviders(t.deps, (request) => {
     sent.push({
-      path: new URL(url).pathname.replace(/^.*\/rest\//, ''),
-      body: body as Record<string, unknown>,
+      path: new URL(request.url).pathname.replace(/^.*\/rest\//, ''),
+      body: request.body as Record<string, unknown>,
     });
-    return post(url, body, headers);
+    return t.deps.transport.call(request);
   });
   const sentTo = (path: string) => sent.filter((call) => call.path === path).map((call) => call.body);
   return { gateway, sentTo };
@@ -96,7 +94,7 @@ describe('the adapter speaks the documented protocol', () => {
   it('every request the adapter makes validates against the contract, and every sandbox answer too', async () => {
     const { gateway, sentTo } = recordedGateway();
     const { user } = await shopper(t);
-    const deps = { ...paymentDeps(t.app), paymentGateway: gateway };
+    const deps = { ...t.deps, paymentGateway: gateway };
     // The checkout's own token request, with a card to keep.
     const started = await startCheckout(deps, user.id, { MerchantCode: PLAN_CODES.family, saveCard: true });
     const [tokenSent] = sentTo('token');

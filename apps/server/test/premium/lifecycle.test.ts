@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { lapseUnpaidRenewals } from '../../src/modules/premium/settlement.js';
 import { createUser, PLAN_CODES, STORE, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
@@ -244,7 +243,7 @@ describe('the end of a paid period', () => {
     });
     try {
       t.clock.advance(60 * 24 * 60 * 60 * 1000);
-      await lapseUnpaidRenewals(paymentDeps(t.app));
+      await lapseUnpaidRenewals(t.deps);
       expect(await subscriptionsOf(user.id)).toMatchObject([
         { IsAutoRenew: true, Source: { SourceType: 'Apple IAP' } },
       ]);

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { newInvoiceId } from '../../src/modules/premium/checkout.js';
-import { configuredProviders, paymentDeps } from '../../src/modules/premium/payment-deps.js';
+import {
+  cancelQpayInvoice,
+  openQpayPayment,
+  qpaySenderInvoiceNo,
+} from '../../src/modules/premium/qpay-payments.js';
+import { settleInvoice } from '../../src/modules/premium/settlement.js';
+import { createProviders } from '../../src/modules/providers/providers.js';
 import {
   qpayBearerHeaders,
   qpayCreateInvoiceRequest,
@@ -16,19 +22,8 @@ import {
   qpayRefundRequest,
   qpayTokenRequestHeaders,
   qpayTokenResponse,
-} from '../../src/modules/premium/qpay-contract.js';
-import {
-  cancelQpayInvoice,
-  openQpayPayment,
-  qpaySenderInvoiceNo,
-} from '../../src/modules/premium/qpay-payments.js';
-import { settleInvoice } from '../../src/modules/premium/settlement.js';
-import {
-  type JsonAnswer,
-  type JsonCall,
-  type JsonRequest,
-  jsonCallFor,
-} from '../../src/modules/premium/transport.js';
+} from '../../src/modules/providers/qpay-contract.js';
+import type { JsonAnswer, JsonCall, JsonRequest } from '../../src/modules/providers/transport.js';
 import { createInvoice, PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { ownSubscriptions } from '../helpers/premium.js';
 import {
@@ -84,17 +79,16 @@ const DESCRIBED: { method: string; path: RegExp; headers: ZodType; body?: ZodTyp
   },
 ];
 
-/** Payment deps whose QPay adapter is the real one over a transport that records every exchange. */
+/** Deps whose QPay adapter is the real one over a transport that records every exchange. */
 function recordingDeps() {
   const exchanges: { request: JsonRequest; answer: JsonAnswer }[] = [];
-  const call = jsonCallFor(t.app, t.config.PUBLIC_URL);
   const recording: JsonCall = async (request) => {
-    const answer = await call(request);
+    const answer = await t.deps.transport.call(request);
     exchanges.push({ request, answer });
     return answer;
   };
-  const { qpay } = configuredProviders({ config: t.config, clock: t.clock }, recording);
-  return { deps: { ...paymentDeps(t.app), qpay }, exchanges };
+  const { qpay } = createProviders(t.deps, recording);
+  return { deps: { ...t.deps, qpay }, exchanges };
 }
 
 /** An open QPay-method invoice of `plan` for a new shopper, with an id as checkout makes them. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QPAY_CALLBACK_ANSWER } from '../../src/modules/premium/qpay-contract.js';
-import { httpQpayGateway } from '../../src/modules/premium/qpay-gateway.js';
 import { checkQpayPayment } from '../../src/modules/premium/qpay-payments.js';
-import type { JsonCall } from '../../src/modules/premium/transport.js';
+import { QPAY_CALLBACK_ANSWER } from '../../src/modules/providers/qpay-contract.js';
+import { httpQpayGateway } from '../../src/modules/providers/qpay-gateway.js';
+import type { JsonCall } from '../../src/modules/providers/transport.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { checkout, ownSubscriptions, paymentLog } from '../helpers/premium.js';
 import {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentDeps } from '../../src/modules/premium/payment-deps.js';
 import { qpaySenderInvoiceNo } from '../../src/modules/premium/qpay-payments.js';
 import { settleInvoice } from '../../src/modules/premium/settlement.js';
 import { PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
@@ -94,7 +93,7 @@ describe('paying with QPay', () => {
     await loseCallbacks(t, checkout.invoiceId);
     await answerAtBank(t, checkout);
     expect(await ownSubscriptions(t, user.id)).toEqual([]);
-    const deps = paymentDeps(t.app);
+    const deps = t.deps;
     const attempts = Array.from({ length: 20 }, (_, i) => {
       switch (i % 3) {
         case 0:

@@ -71,3 +71,19 @@ describe.each(backends)('the throttle on %s', (_name, make) => {
     expect(await throttle.take(key, limit)).toMatchObject({ allowed: true, count: 1 });
   });
 });
+
+describe('ended windows in the database', () => {
+  it('are forgotten by the job scan, while live ones keep counting', async () => {
+    const throttle = t.deps.throttle;
+    if (!(throttle instanceof DatabaseThrottle)) return; // Redis expires its own keys
+    const ended = `sweep-ended-${Math.random()}`;
+    const live = `sweep-live-${Math.random()}`;
+    await throttle.take(ended, { limit: 5, windowSeconds: 60 });
+    await throttle.take(live, { limit: 5, windowSeconds: 3600 });
+    t.clock.advance(61_000);
+    await t.app.jobs.runDue();
+    const keys = await t.db.selectFrom('throttles').select('key').where('key', 'in', [ended, live]).execute();
+    expect(keys.map((row) => row.key)).toEqual([live]);
+    expect(await throttle.take(live, { limit: 5, windowSeconds: 3600 })).toMatchObject({ count: 2 });
+  });
+});

@@ -115,6 +115,35 @@ describe('the API client', () => {
     expect(toast.error).toHaveBeenCalledTimes(2);
   });
 
+  it("reads a refusal's reason before its code, and toasts none where the call says false", async () => {
+    const errors: CallErrors = {
+      messages: {
+        network_limit: 'accounts:send.network-limit',
+        challenge_required: 'accounts:send.challenge-required',
+        429: 'accounts:messages.otp-already-sent',
+      },
+      toast: { network_limit: 'accounts:send.network-limit', challenge_required: false, 429: false },
+    };
+    answer(429, { error: 'too_many_requests', reason: 'network_limit', message: 'wait' });
+    const walled = await failure(errors);
+    expect(walled.reason).toBe('network_limit');
+    expect(walled.message).toMatch(
+      /^Too many codes were requested from your network this hour\. No code was sent\./,
+    );
+    expect(toast).toHaveBeenLastCalledWith(walled.message);
+
+    vi.mocked(toast).mockClear();
+    answer(429, {
+      error: 'too_many_requests',
+      reason: 'challenge_required',
+      message: 'solve',
+      challenge: {},
+    });
+    const asked = await failure(errors);
+    expect(asked.message).toMatch(/^Many codes were requested from your network\./);
+    expect(toast).not.toHaveBeenCalled();
+  });
+
   it('names the refused field of a 400', async () => {
     answer(400, { error: 'bad_request', message: 'Invalid body: email', field: 'email' });
     const error = await failure();

@@ -38,11 +38,17 @@ const MESSAGES_BY_STATUS: Record<number, MessageKey> = {
 };
 
 /**
- * A call's own texts for its failures (product.md §8): looked up by the body's `error` code, then by
- * the HTTP status, then `other`. `'raw'` shows the server's own message (product.md §8, silent login).
+ * A call's own texts for its failures (product.md §8): looked up by the body's `reason` (which
+ * limit refused, e.g. a send's, security.md), then its `error` code, then the HTTP status, then
+ * `other`. `'raw'` shows the server's own message (product.md §8, silent login).
  */
 export interface ErrorMessages {
-  readonly [codeOrStatus: string]: MessageKey | 'raw';
+  readonly [reasonCodeOrStatus: string]: MessageKey | 'raw';
+}
+
+/** The toasts of a call's failures, looked up as its texts; `false` toasts none for that failure. */
+export interface ToastMessages {
+  readonly [reasonCodeOrStatus: string]: MessageKey | 'raw' | false;
 }
 
 /** How a call's failures reach the user; by default the shared codes' texts and no toast. */
@@ -50,7 +56,7 @@ export interface CallErrors {
   /** What `ApiError.message` says; forms show it in their alert. */
   messages?: ErrorMessages;
   /** Toast the failure: 'message' toasts the message; a map only the failures it names, in its texts. */
-  toast?: 'message' | ErrorMessages;
+  toast?: 'message' | ToastMessages;
 }
 
 /** A failed call: its status (0 when no answer came), the one error body (api.md), and the
@@ -85,6 +91,10 @@ export class ApiError extends Error {
   get field(): string | undefined {
     return typeof this.body.field === 'string' ? this.body.field : undefined;
   }
+  /** Which limit refused, where the API names it (`reason` of the body, e.g. a send's). */
+  get reason(): string | undefined {
+    return typeof this.body.reason === 'string' ? this.body.reason : undefined;
+  }
 }
 
 /** Whether `error` is a failed call, optionally with this status or error code. */
@@ -99,9 +109,16 @@ export function isApiError(
   );
 }
 
-function lookUp(messages: ErrorMessages | undefined, status: number, code: string | undefined) {
+function lookUp<T>(
+  messages: { readonly [key: string]: T } | undefined,
+  status: number,
+  body: Partial<ErrorBody> & Record<string, unknown>,
+): T | undefined {
   if (!messages) return undefined;
-  return (code !== undefined ? messages[code] : undefined) ?? messages[String(status)] ?? messages.other;
+  const named = [body.reason, body.error].find(
+    (key): key is string => typeof key === 'string' && messages[key] !== undefined,
+  );
+  return named !== undefined ? messages[named] : (messages[String(status)] ?? messages.other);
 }
 
 function serverMessage(body: Partial<ErrorBody>): string | undefined {
@@ -111,7 +128,7 @@ function serverMessage(body: Partial<ErrorBody>): string | undefined {
 /** The text of a failure: the call's own, else the shared code's, else by status (read lazily). */
 function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors): string | (() => string) {
   const code = typeof body.error === 'string' ? body.error : undefined;
-  const own = lookUp(errors.messages, status, code);
+  const own = lookUp(errors.messages, status, body);
   // 'raw' needs an answer: without one (status 0) the network text says more than the browser's.
   const raw = own === 'raw' && status > 0 ? serverMessage(body) : undefined;
   if (raw) return raw;
@@ -126,7 +143,7 @@ function messageOf(status: number, body: Partial<ErrorBody>, errors: CallErrors)
 /** Toasts a failure when the call asks for it; "wait and retry" (429) as a notice, not an error. */
 function notify(error: ApiError, errors: CallErrors) {
   if (!errors.toast) return;
-  const own = errors.toast === 'message' ? undefined : lookUp(errors.toast, error.status, error.code);
+  const own = errors.toast === 'message' ? undefined : lookUp(errors.toast, error.status, error.body);
   if (errors.toast !== 'message' && !own) return;
   const text = own && own !== 'raw' ? translate(own) : error.message;
   if (error.status === 429) toast(text);

@@ -45,6 +45,11 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** The language the site shows now: the one a listener signs up in (issue 37). */
+export function activeLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+}
+
 /** The stored language, else English (product.md §1). */
 export function storedLanguage(): Language {
   try {

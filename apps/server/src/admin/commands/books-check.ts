@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../../lib/clock.js';
 import { booksReportLines } from '../../modules/billing/books-report.js';
 import { runBooksCheck } from '../../modules/billing/books-store.js';
-import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
-import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
+import { createProviders } from '../../modules/providers/providers.js';
+import { fetchJson } from '../../modules/providers/transport.js';
 import { type AdminCommand, CommandFailure, UsageError } from '../command.js';
 
 /**
@@ -29,8 +29,7 @@ export const command: AdminCommand = {
     const deps = {
       db: await openDb(),
       clock: systemClock,
-      paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
-      qpay: configuredProviders({ config, clock: systemClock }, fetchJson).qpay,
+      ...createProviders({ config, clock: systemClock }, fetchJson),
     };
     const report = await runBooksCheck(deps, 'command', { since, providers: !values.offline });
     if (values.json) print(JSON.stringify(report, null, 2));

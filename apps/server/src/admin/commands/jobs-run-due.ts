@@ -3,8 +3,6 @@ import { createDeps } from '../../deps.js';
 import { JobQueue } from '../../lib/job-queue.js';
 import { registerBillingJobs } from '../../modules/billing/jobs.js';
 import { ebarimtJobKind } from '../../modules/ebarimt/jobs.js';
-import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
-import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
 import type { AdminCommand } from '../command.js';
 
 /**
@@ -20,18 +18,16 @@ export const command: AdminCommand = {
   async run(args, { config, db: openDb, print }) {
     parseArgs({ args, options: {} });
     const db = await openDb();
-    const base = createDeps({ config, db, dbKind: config.DATABASE_URL ? 'postgres' : 'pglite' });
-    const deps = {
-      ...base,
-      paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
-      ...configuredProviders(base, fetchJson),
-      reportError: (error: unknown, message: string) =>
-        print(`${message}: ${(error as Error).message ?? String(error)}`),
-    };
+    const deps = createDeps({
+      config,
+      db,
+      dbKind: config.DATABASE_URL ? 'postgres' : 'pglite',
+      reportError: (error, message) => print(`${message}: ${(error as Error).message ?? String(error)}`),
+    });
     const log = {
       error: (details: unknown, message?: string) => print(`${message ?? ''} ${String(details)}`),
     };
-    const queue = new JobQueue(db, base.dbKind, base.clock, log);
+    const queue = new JobQueue(db, deps.dbKind, deps.clock, log);
     registerBillingJobs(queue, deps);
     if (config.ebarimtEnabled) queue.register(ebarimtJobKind(deps));
     try {
@@ -39,7 +35,7 @@ export const command: AdminCommand = {
       for (const { name, count } of ran) print(`${name}: ${count}`);
     } finally {
       await queue.stop();
-      await base.close();
+      await deps.close();
     }
   },
 };

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../lib/clock.js';
-import { configuredPaymentGateway, configuredProviders } from '../../modules/premium/payment-deps.js';
 import {
   checkPendingInvoices,
   lapseUnpaidRenewals,
   type SettlementDeps,
   settleInvoice,
 } from '../../modules/premium/settlement.js';
-import { fetchJson, fetchJsonPost } from '../../modules/premium/transport.js';
+import { createProviders } from '../../modules/providers/providers.js';
+import { fetchJson } from '../../modules/providers/transport.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 /**
@@ -28,8 +28,7 @@ export const command: AdminCommand = {
       config,
       db: await openDb(),
       clock: systemClock,
-      paymentGateway: configuredPaymentGateway(config, fetchJsonPost),
-      qpay: configuredProviders({ config, clock: systemClock }, fetchJson).qpay,
+      ...createProviders({ config, clock: systemClock }, fetchJson),
       reportError: (error, message) => print(`${message}: ${(error as Error).message ?? String(error)}`),
     };
     if (invoiceId) {

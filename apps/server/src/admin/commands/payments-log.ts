@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listPaymentLog } from '../../modules/premium/payment-log.js';
+import { listPaymentLog } from '../../modules/providers/payment-log.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 export const command: AdminCommand = {

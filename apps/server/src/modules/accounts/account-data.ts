@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { tellOwnerMemberLeft } from '../family/leave-plan.js';
-import '../billing/tables.js';
+import '../premium/tables.js';
 import '../ebarimt/tables.js';
 import { unauthorized } from '../../lib/errors.js';
 import { messageDate } from '../../lib/message-date.js';
 import { messagesSentToAccount, sendToAccount } from './account-outbox.js';
-import { accountMessages } from './messages.js';
+import { accountMessages, languageOf } from './messages.js';
 import { listSessions } from './sessions.js';
 import { revokeAllForUser } from './tokens.js';
 import { getProfile, getUser } from './users.js';
 
-type DataDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+type DataDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens' | 'revokedSessions'>;
 
 /**
  * `GET /api/users/me/export` (product.md §14; Mongolia's 2021 law on personal data gives the
@@ -103,7 +103,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
   const recipients = [user.phone_number, user.primary_email, user.pending_email, user.pending_phone].filter(
     (value): value is string => Boolean(value),
   );
-  const lang = user.language === 'mn' ? 'mn' : 'en';
+  const lang = languageOf(user.language);
   // The owners of the live plans the listener joined are told, as when a member leaves.
   const joinedPlans = await deps.db
     .selectFrom('subscription_members as m')
@@ -235,7 +235,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
   await revokeAllForUser(deps, userId);
 
   for (const member of members) {
-    const memberLang = member.language === 'mn' ? 'mn' : 'en';
+    const memberLang = languageOf(member.language);
     const text = accountMessages.familyEnding(memberLang, messageDate(new Date(member.end_date), memberLang));
     if (member.phone_number)
       await sendToAccount(deps, member.id, { channel: 'sms', to: member.phone_number, text }, log);

@@ -1,43 +1,23 @@
 import type { Deps } from '../../deps.js';
-import type { ErrorLog } from '../../lib/logging.js';
-import { deliverMessage, type NewMessage, recordMessage } from '../notifications/outbox.js';
 import type { Channel } from '../notifications/schema.js';
+import { type Lang, languageOf } from './messages.js';
 
-type SendDeps = Pick<Deps, 'db' | 'config' | 'clock'>;
+/** Every message to an account goes through the one in notifications (used across modules). */
+export { sendToAccount } from '../notifications/send-to-account.js';
 
-/**
- * Sends a message to an account (security.md): its outbox row names the account, so the
- * listener's export and the console's list hold it, and the next holder of the number or address
- * does not. `userId` null: an address no account holds (a code before registration).
- */
-export async function sendToAccount(
-  deps: SendDeps,
-  userId: string | null,
-  message: NewMessage,
-  log?: ErrorLog,
-): Promise<void> {
-  const recorded = await recordMessage(deps.db, deps.clock.now(), message);
-  // The outbox knows addresses, not accounts: the row is named before it is handed on. Should this
-  // fail, the row stays unnamed, which no export or console list shows.
-  if (userId) {
-    await deps.db
-      .updateTable('outbox_messages')
-      .set({ user_id: userId })
-      .where('id', '=', recorded.id)
-      .execute();
-  }
-  void deliverMessage(deps, recorded, log);
-}
-
-/** The account that holds this number (sms) or e-mail address now, if any. */
-export async function holderOf(db: Deps['db'], channel: Channel, address: string): Promise<string | null> {
+/** The account that holds this number (sms) or e-mail address now, if any, with its messages' language. */
+export async function holderOf(
+  db: Deps['db'],
+  channel: Channel,
+  address: string,
+): Promise<{ id: string; language: Lang } | null> {
   const row = await db
     .selectFrom('users')
-    .select('id')
+    .select(['id', 'language'])
     .where(channel === 'sms' ? 'phone_number' : 'primary_email', '=', address)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return row?.id ?? null;
+  return row ? { id: row.id, language: languageOf(row.language) } : null;
 }
 
 /**

@@ -3,16 +3,14 @@ import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { sendToAccount } from './account-outbox.js';
-import { accountMessages, type Lang } from './messages.js';
+import { accountMessages, languageOf } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, type OtpCheck } from './otp.js';
 import { withPasswordTries } from './password-tries.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
 import { getUser } from './users.js';
 
-type SecurityDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle'>;
-
-const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
+type SecurityDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle' | 'accessTokens' | 'revokedSessions'>;
 
 /** Tells the account holder, on every channel they have, that something changed. */
 async function notify(
@@ -63,7 +61,7 @@ export async function changePassword(
     .where('id', '=', user.id)
     .execute();
   await revokeAllForUser(deps, user.id, request.sessionId);
-  const lang = languageOf(user);
+  const lang = languageOf(user.language);
   await notify(
     deps,
     user,

@@ -6,15 +6,13 @@ import { badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { sendToAccount } from './account-outbox.js';
-import { accountMessages, type Lang } from './messages.js';
+import { accountMessages, languageOf } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { emailInUse, getUser, isUniqueViolation } from './users.js';
 
 type ChangeDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
 
 const targetOf = (userId: string) => `email-change:${userId}`;
-const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
-
 /**
  * Starts a change of the profile's e-mail address (security.md): the new address gets a code and
  * waits in `pending_email`; nothing changes until the code is entered (`confirmEmailChange`).
@@ -30,11 +28,12 @@ export async function requestEmailChange(
   log?: FastifyBaseLogger,
 ): Promise<void> {
   await enforce(deps.throttle, `email-changes:${user.id}`, LIMITS.emailChangesPerUser);
-  const language = languageOf(user);
+  const language = languageOf(user.language);
   const code = await createOtp(deps, targetOf(user.id), {
     channel: 'email',
     recipient: newEmail,
     clientAddress,
+    sender: 'account',
   });
   await deps.db
     .updateTable('users')
@@ -101,7 +100,7 @@ export async function confirmEmailChange(
     throw error;
   }
   if (user.primary_email) {
-    const language = languageOf(user);
+    const language = languageOf(user.language);
     await sendToAccount(
       deps,
       user.id,

@@ -1,6 +1,8 @@
 import { OTP_TTL_SECONDS, PASSWORD_RESET_TTL_SECONDS } from '@tunes/shared/accounts';
 
-export type Lang = 'en' | 'mn';
+import type { Lang } from '../../lib/message-language.js';
+
+export { type Lang, languageOf } from '../../lib/message-language.js';
 
 const minutes = (seconds: number) => Math.round(seconds / 60);
 

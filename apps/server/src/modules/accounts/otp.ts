@@ -2,9 +2,7 @@ import { CODE_LOCKED_ERROR, OTP_RESULT, OTP_TTL_SECONDS } from '@tunes/shared/ac
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
-import { enforce } from '../../lib/throttle.js';
-import type { Channel } from '../notifications/schema.js';
-import { takeSendBudget } from '../notifications/send-budget.js';
+import { type SendRequest, takeSendBudget } from '../notifications/send-budget.js';
 import { hmacHex, randomOtp, safeEqual } from './secrets.js';
 
 type OtpDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
@@ -12,24 +10,21 @@ type OtpDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
 const codeHash = (deps: OtpDeps, target: string, code: string) =>
   hmacHex(deps.config.HMAC_SECRET, `otp:${target}:${code}`);
 
-export interface OtpDelivery {
-  channel: Channel;
-  /** Who receives the code: the number or address the per-recipient limits count. */
-  recipient: string;
-  /** The client address that asked, for the per-client send budget. */
-  clientAddress: string;
-}
+/** Where a code goes and who asked (`recipient`: the number or address the per-recipient limits count). */
+export type OtpDelivery = SendRequest;
 
 /**
  * Makes a new one-time code for `target` (a number, an address, or a purpose such as an e-mail
- * change), under the limits of security.md, each one atomic step of the throttle: no second code to
- * a recipient within 30 s, at most 5 an hour, and the client's and the site's send budgets
- * (429 with Retry-After otherwise). Earlier codes of the target stop working.
+ * change), under the limits of security.md, each one atomic step of the throttle, all taken or
+ * none: no second code to a recipient within 30 s, at most 5 an hour, then the send budgets of
+ * `takeSendBudget` (prefix, the client's network with its challenge, the site; 429 with
+ * Retry-After and the refusal's own code otherwise). Earlier codes of the target stop working.
  */
 export async function createOtp(deps: OtpDeps, target: string, delivery: OtpDelivery): Promise<string> {
-  await enforce(deps.throttle, `code-resend:${delivery.recipient}`, LIMITS.codeResend);
-  await enforce(deps.throttle, `codes:${delivery.recipient}`, LIMITS.codesPerRecipient);
-  await takeSendBudget(deps, delivery.channel, delivery.clientAddress);
+  await takeSendBudget(deps, delivery, [
+    [`code-resend:${delivery.recipient}`, LIMITS.codeResend],
+    [`codes:${delivery.recipient}`, LIMITS.codesPerRecipient],
+  ]);
 
   const now = deps.clock.now();
   const code = randomOtp();

@@ -6,32 +6,35 @@ import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { takeSendBudget } from '../notifications/send-budget.js';
 import { sendToAccount } from './account-outbox.js';
-import { accountMessages } from './messages.js';
+import { accountMessages, languageOf } from './messages.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
 
-type ResetDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle'>;
+type ResetDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle' | 'accessTokens' | 'revokedSessions'>;
 
 /**
- * E-mails a single-use link to `/reset-password?token=…` when an account has this address.
- * The caller answers the same either way, so the answer does not tell who has an account.
+ * E-mails a single-use link to `/reset-password?token=…` when an account has this address, in
+ * the account's language. The caller answers the same either way, so the answer does not tell
+ * who has an account.
  */
 export async function sendPasswordResetLink(
   deps: ResetDeps,
   email: string,
-  language: 'en' | 'mn',
   clientAddress: string,
   log?: FastifyBaseLogger,
 ): Promise<void> {
-  // Taken whether or not the address has an account, so the limits reveal nothing either.
-  await enforce(deps.throttle, `reset-links:${email}`, LIMITS.resetLinksPerRecipient);
-  await takeSendBudget(deps, 'email', clientAddress);
+  // Taken whether or not the address has an account, so the limits reveal nothing either. A link
+  // goes only to an account's own address, so it counts toward the hard cap, with no challenge.
+  await takeSendBudget(deps, { channel: 'email', recipient: email, clientAddress, sender: 'account' }, [
+    [`reset-links:${email}`, LIMITS.resetLinksPerRecipient],
+  ]);
   const user = await deps.db
     .selectFrom('users')
-    .select('id')
+    .select(['id', 'language'])
     .where('primary_email', '=', email)
     .executeTakeFirst();
   if (!user) return;
+  const language = languageOf(user.language);
   const now = deps.clock.now();
   const token = randomToken();
   await deps.db

@@ -6,15 +6,13 @@ import { badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { sendToAccount } from './account-outbox.js';
-import { accountMessages, type Lang } from './messages.js';
+import { accountMessages, languageOf } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { findUserByMsisdn, getUser, isUniqueViolation } from './users.js';
 
 type ChangeDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'config'>;
 
 const targetOf = (userId: string) => `phone-change:${userId}`;
-const languageOf = (user: User): Lang => (user.language === 'mn' ? 'mn' : 'en');
-
 /**
  * Starts a change of the account's phone number (security.md): the new number gets a code by SMS
  * and waits in `pending_phone`; nothing changes until the code is entered (`confirmPhoneChange`).
@@ -35,7 +33,12 @@ export async function requestPhoneChange(
     return;
   }
   await enforce(deps.throttle, `phone-changes:${user.id}`, LIMITS.phoneChangesPerUser);
-  const code = await createOtp(deps, targetOf(user.id), { channel: 'sms', recipient: msisdn, clientAddress });
+  const code = await createOtp(deps, targetOf(user.id), {
+    channel: 'sms',
+    recipient: msisdn,
+    clientAddress,
+    sender: 'account',
+  });
   await deps.db
     .updateTable('users')
     .set({ pending_phone: msisdn, updated_at: deps.clock.now() })
@@ -44,7 +47,12 @@ export async function requestPhoneChange(
   await sendToAccount(
     deps,
     user.id,
-    { channel: 'sms', to: msisdn, text: accountMessages.phoneChangeCode(languageOf(user), code), code },
+    {
+      channel: 'sms',
+      to: msisdn,
+      text: accountMessages.phoneChangeCode(languageOf(user.language), code),
+      code,
+    },
     log,
   );
 }
@@ -103,7 +111,7 @@ export async function confirmPhoneChange(
     throw error;
   }
 
-  const language = languageOf(user);
+  const language = languageOf(user.language);
   const text = accountMessages.phoneChanged(language, newNumber.slice(-4));
   if (user.phone_number) {
     await sendToAccount(deps, user.id, { channel: 'sms', to: user.phone_number, text }, log);

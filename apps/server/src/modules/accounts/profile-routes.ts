@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { assertSelf } from '../../plugins/auth.js';
 import { cancelEmailChange, confirmEmailChange, requestEmailChange } from './email-change.js';
 import { accountErrors, userIdSchema } from './route-schemas.js';
-import { getLogins, getProfile, getUser, removeEmail, updateNames } from './users.js';
+import { getLogins, getProfile, getUser, removeEmail, updateLanguage, updateNames } from './users.js';
 
 /** The signed-in user's own profile: read it, edit it, confirm a new e-mail address. */
 export default async function profileRoutes(api: FastifyInstance) {
@@ -38,8 +38,9 @@ export default async function profileRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary:
-          'Change first name and last name (at most 50 characters each); a new Email is sent a code and ' +
-          'takes effect once the code is confirmed (PendingEmail)',
+          'Change first name and last name (at most 50 characters each) and Language (en, mn: the ' +
+          'language of every message to the account); a new Email is sent a code and takes effect once ' +
+          'the code is confirmed (PendingEmail)',
         body: detailsChangeSchema,
         response: { 200: profileSchema, ...accountErrors, 429: errorBodySchema },
       },
@@ -56,6 +57,7 @@ export default async function profileRoutes(api: FastifyInstance) {
         await requestEmailChange(deps, user, Email, request.ip, request.log);
       }
       await updateNames(deps.db, user, request.body, now);
+      if (request.body.Language) await updateLanguage(deps.db, user, request.body.Language, now);
       return getProfile(deps.db, request.userId, deps.clock.now());
     },
   );

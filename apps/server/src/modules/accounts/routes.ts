@@ -6,6 +6,7 @@ import {
   registeredSchema,
   requestOtpQuerySchema,
   resetPasswordSchema,
+  sendRefusalSchema,
   tokenResponseSchema,
   validateOtpQuerySchema,
   validateOtpResponseSchema,
@@ -37,26 +38,37 @@ export default async function accountRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Send a 4-digit one-time code by SMS (msisdn) or e-mail (email)',
+        description:
+          'Past the sends a client network has free each hour, the answer is 429 `challenge_required` with a proof-of-work `challenge` (ALTCHA); the same call with the solved `proof` sends the code. Every refusal names itself in `error` (security.md "Sends").',
         querystring: requestOtpQuerySchema,
-        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: { 200: messageSchema, 400: sendRefusalSchema, 429: sendRefusalSchema },
       },
     },
     async (request) => {
-      const { msisdn, email, language = 'en' } = request.query;
+      const { msisdn, email, language = 'en', proof } = request.query;
       const target = msisdn ?? email ?? '';
       const channel = msisdn ? 'sms' : 'email';
-      const code = await createOtp(deps, target, { channel, recipient: target, clientAddress: request.ip });
-      // A sign-in code belongs to the account that holds the number or address now, if any.
+      const code = await createOtp(deps, target, {
+        channel,
+        recipient: target,
+        clientAddress: request.ip,
+        sender: 'visitor',
+        proof,
+      });
+      // A sign-in code belongs to the account that holds the number or address now, if any, and
+      // is written in the account's language; before registration, in the site's (`language`).
+      const holder = await holderOf(deps.db, channel, target);
+      const lang = holder?.language ?? language;
       await sendToAccount(
         deps,
-        await holderOf(deps.db, channel, target),
+        holder?.id ?? null,
         msisdn
-          ? { channel: 'sms', to: msisdn, text: accountMessages.otp(language, code), code }
+          ? { channel: 'sms', to: msisdn, text: accountMessages.otp(lang, code), code }
           : {
               channel: 'email',
               to: target,
-              subject: accountMessages.otpSubject(language),
-              text: accountMessages.otp(language, code),
+              subject: accountMessages.otpSubject(lang),
+              text: accountMessages.otp(lang, code),
               code,
             },
         request.log,
@@ -102,14 +114,14 @@ export default async function accountRoutes(api: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { PhoneNumber, CountryCode, Token } = request.body;
+      const { PhoneNumber, CountryCode, Token, Language = 'en' } = request.body;
       const msisdn = toMsisdn(CountryCode, PhoneNumber);
       const check = await checkOtp(deps, msisdn, Token);
       if (!check.ok)
         throw codeRefusal(check, () =>
           badRequest('The code is invalid or has expired.', 'Token', 'invalid_code'),
         );
-      const user = await createMobileUser(deps.db, msisdn, CountryCode);
+      const user = await createMobileUser(deps.db, { msisdn, countryCode: CountryCode, language: Language });
       return reply.code(201).send({ UserId: user.id });
     },
   );
@@ -160,8 +172,8 @@ export default async function accountRoutes(api: FastifyInstance) {
       },
     },
     async (request) => {
-      const { Email, Language = 'mn' } = request.body;
-      await sendPasswordResetLink(deps, Email, Language, request.ip, request.log);
+      // The link is written in the account's language; the call's `Language` is the site's.
+      await sendPasswordResetLink(deps, request.body.Email, request.ip, request.log);
       return { message: "If an account exists you'll receive a link by email to create a new password." };
     },
   );

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.js';
 import { notFound, unauthorized } from '../../lib/errors.js';
 import { revokeAllForUser, revokeFamily } from './tokens.js';
 
-type SessionDeps = Pick<Deps, 'db' | 'clock'>;
+type SessionDeps = Pick<Deps, 'db' | 'clock' | 'accessTokens' | 'revokedSessions'>;
 
 /** "Chrome on Windows", "Safari on iOS (mobile)": what a listener recognises as their device. */
 export function describeDevice(userAgent: string | null): string {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { randomToken, sha256 } from './secrets.js';
 
-type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens'>;
+type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens' | 'revokedSessions'>;
 
 /** A grant error of the token endpoint: `{ error, error_description, message, field? }` (api.md). */
 export function grantError(status: number, code: string, description: string, field?: string): AppError {
@@ -91,26 +91,57 @@ export async function rotateRefreshToken(
   throw invalidRefresh();
 }
 
-export async function revokeFamily(deps: Pick<Deps, 'db' | 'clock'>, familyId: string): Promise<void> {
-  await deps.db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: deps.clock.now() })
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .execute();
+type RevokeDeps = Pick<Deps, 'db' | 'clock' | 'accessTokens' | 'revokedSessions'>;
+
+/** Which sign-ins to end: one (a family), or a user's, all or all but one. */
+type SignIns = { familyId: string } | { userId: string; exceptFamilyId?: string | undefined };
+
+/**
+ * Ends sign-ins: their refresh tokens stop working at once, and their access tokens on every API
+ * process within seconds (lib/revoked-sessions.ts). The sign-ins are recorded as ended before
+ * their refresh tokens are revoked, so a call that fails half-way ends them all when made again.
+ * Every sign-in not ended yet is recorded, however old: access tokens expire by the wall clock,
+ * which a development clock moved ahead (POST /dev/clock) no longer tells from business time.
+ */
+async function endSignIns(deps: RevokeDeps, which: SignIns): Promise<void> {
+  const now = deps.clock.now();
+  let live = deps.db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .distinct()
+    .where('revoked_at', 'is', null);
+  let revoke = deps.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
+  if ('familyId' in which) {
+    live = live.where('family_id', '=', which.familyId);
+    revoke = revoke.where('family_id', '=', which.familyId);
+  } else {
+    live = live.where('user_id', '=', which.userId);
+    revoke = revoke.where('user_id', '=', which.userId);
+    if (which.exceptFamilyId) {
+      live = live.where('family_id', '!=', which.exceptFamilyId);
+      revoke = revoke.where('family_id', '!=', which.exceptFamilyId);
+    }
+  }
+  const families = new Set((await live.execute()).map((row) => row.family_id));
+  // Every access token of these sign-ins was issued by now, so none outlives this.
+  const lastExpiry = new Date(now.getTime() + deps.accessTokens.ttlSeconds * 1000);
+  await deps.revokedSessions.record(deps.db, [...families], lastExpiry);
+  const revoked = await revoke.returning('family_id').execute();
+  // A sign-in that began between the two statements is ended too.
+  const late = new Set(revoked.map((row) => row.family_id).filter((family) => !families.has(family)));
+  await deps.revokedSessions.record(deps.db, [...late], lastExpiry);
+}
+
+/** Ends one sign-in (logout, a device signed out, a reused refresh token). */
+export async function revokeFamily(deps: RevokeDeps, familyId: string): Promise<void> {
+  await endSignIns(deps, { familyId });
 }
 
 /** Signs the user out everywhere (after a password reset), or everywhere but `exceptFamilyId`. */
 export async function revokeAllForUser(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: RevokeDeps,
   userId: string,
   exceptFamilyId?: string,
 ): Promise<void> {
-  let update = deps.db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: deps.clock.now() })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null);
-  if (exceptFamilyId) update = update.where('family_id', '!=', exceptFamilyId);
-  await update.execute();
+  await endSignIns(deps, { userId, exceptFamilyId });
 }

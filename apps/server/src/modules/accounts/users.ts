@@ -9,6 +9,7 @@ import {
   toSubscriptionViews,
   userSubscriptionsQuery,
 } from '../subscriptions/queries.js';
+import type { Lang } from './messages.js';
 
 type Db = Kysely<Database>;
 
@@ -45,7 +46,17 @@ export async function findUserForLogin(db: Db, username: string): Promise<User |
     .executeTakeFirst();
 }
 
-export async function createMobileUser(db: Db, msisdn: string, countryCode: number): Promise<User> {
+export interface NewMobileUser {
+  msisdn: string;
+  countryCode: number;
+  /** The site's language at sign-up: every message to the account is written in it. */
+  language: Lang;
+}
+
+export async function createMobileUser(
+  db: Db,
+  { msisdn, countryCode, language }: NewMobileUser,
+): Promise<User> {
   try {
     return await db
       .insertInto('users')
@@ -54,6 +65,7 @@ export async function createMobileUser(db: Db, msisdn: string, countryCode: numb
         phone_number: msisdn,
         country_code: countryCode,
         iso2_country_code: countryCode === 976 ? 'MN' : null,
+        language,
         is_verified: true,
       })
       .returningAll()
@@ -68,7 +80,8 @@ export interface NewEmailUser {
   email: string;
   passwordHash: string;
   country: string;
-  language: string;
+  /** The site's language at sign-up: every message to the account is written in it. */
+  language: Lang;
 }
 
 export async function createEmailUser(db: Db, input: NewEmailUser): Promise<User> {
@@ -229,6 +242,15 @@ export async function updateNames(db: Db, user: User, change: DetailsChange, now
     })
     .where('id', '=', user.id)
     .execute();
+}
+
+/**
+ * The language every message to the account is written in (`PATCH /api/users/me/details`
+ * `Language`): the site sends it when the listener switches language while signed in.
+ */
+export async function updateLanguage(db: Db, user: User, language: Lang, now: Date): Promise<void> {
+  if (language === user.language) return;
+  await db.updateTable('users').set({ language, updated_at: now }).where('id', '=', user.id).execute();
 }
 
 /** Removes the profile's e-mail address, unless it is how the account signs in. */

@@ -1,12 +1,13 @@
 import type { BooksMismatch, BooksUnchecked } from '@tunes/shared/books-codes';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { GatewayError, type GatewayTransactions } from '../premium/gateway.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
-import type { QpayPayments } from '../premium/qpay-gateway.js';
+import type { Deps } from '../../deps.js';
+import type { GatewayTransactions } from '../providers/card-gateway.js';
+import { GatewayError } from '../providers/exchange.js';
+import type { QpayPayments } from '../providers/qpay-gateway.js';
 import '../premium/tables.js';
 
-export type ProviderDeps = Pick<PaymentDeps, 'db' | 'clock' | 'paymentGateway' | 'qpay'>;
+export type ProviderDeps = Pick<Deps, 'db' | 'clock' | 'paymentGateway' | 'qpay'>;
 
 /** One capture as one side tells it: what it took, what of it was given back, and when. */
 export interface Movement {

@@ -3,7 +3,6 @@ import { BOOKS_MISMATCH_KINDS } from '@tunes/shared/books-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paymentDeps } from '../premium/payment-deps.js';
 import { runBooksCheck } from './books-store.js';
 
 const booksAnswer = z.object({
@@ -57,7 +56,7 @@ export default async function jobsDevRoutes(app: FastifyInstance) {
     (request) => {
       const { graceSeconds } = request.query;
       return runBooksCheck(
-        paymentDeps(app),
+        app.deps,
         'dev',
         graceSeconds === undefined ? {} : { graceMs: graceSeconds * 1000 },
       );

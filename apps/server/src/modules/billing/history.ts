@@ -3,8 +3,8 @@ import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { qrDataUrl } from '../../lib/qr-image.js';
 import { ebarimtViewOf, ebarimtViews } from '../ebarimt/receipt-view.js';
-import { subscriberName } from '../premium/payment-log.js';
 import { addMonths } from '../premium/period.js';
+import { subscriberName } from '../providers/payment-log.js';
 
 /** The seller on every receipt. */
 const SELLER = { name: 'Tunes LLC', registry: '6543210' };

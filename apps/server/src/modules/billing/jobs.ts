@@ -1,8 +1,8 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import type { Deps } from '../../deps.js';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
 import { refundOpenSurplus } from '../premium/capture-once.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
 import {
   invoicesWithOpenAttempts,
   lapseUnpaidRenewals,
@@ -21,7 +21,7 @@ const RECONCILE_AFTER_MS = 30_000;
  * reminders 3 days before the end, renewal steps (charge, retries, lapse), reconciliation of
  * invoices whose shopper never came back, and redelivery of messages a provider refused.
  */
-export function billingJobKinds(deps: PaymentDeps): JobKind[] {
+export function billingJobKinds(deps: Deps): JobKind[] {
   const { db } = deps;
   return [
     {
@@ -92,7 +92,7 @@ export function billingJobKinds(deps: PaymentDeps): JobKind[] {
 }
 
 /** Registers the billing work on a queue; periods that nothing renews lapse in the scan. */
-export function registerBillingJobs(queue: JobQueue, deps: PaymentDeps): void {
+export function registerBillingJobs(queue: JobQueue, deps: Deps): void {
   for (const kind of billingJobKinds(deps)) queue.register(kind);
   // Last, so a run checks the books after the payments it settled.
   queue.register(booksJobKind(deps));

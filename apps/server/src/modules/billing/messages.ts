@@ -1,32 +1,9 @@
 import { messageDate } from '../../lib/message-date.js';
-import type { Lang } from '../accounts/messages.js';
-
-export interface Amount {
-  amount: number;
-  currency: string;
-}
-
-/** Formatters by language and currency: making one costs far more than using it. */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function money(lang: Lang, { amount, currency }: Amount): string {
-  const key = `${lang}:${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(lang === 'mn' ? 'mn-MN' : 'en-US', {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'narrowSymbol',
-      maximumFractionDigits: 0,
-    });
-    moneyFormats.set(key, format);
-  }
-  return format.format(amount);
-}
+import type { Lang } from '../../lib/message-language.js';
+import { type Amount, money } from '../premium/messages.js';
 
 /** Texts of the billing lifecycle's messages (product.md §12), in the subscriber's language. */
 export const billingMessages = {
-  subject: (lang: Lang) => (lang === 'mn' ? 'Tunes Premium' : 'Tunes Premium'),
   reminderCard: (lang: Lang, plan: string, price: Amount, on: Date, card: string) =>
     lang === 'mn'
       ? `Таны ${plan} багц ${messageDate(on, lang)}-нд сунгагдана. Хадгалсан картаас (${card}) ${money(lang, price)} татагдана. Цуцлах бол Профайл хэсэгт орно уу.`
@@ -51,11 +28,6 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны багц ${plan} болж шинэчлэгдлээ. Зөрүү ${money(lang, price)} төлөгдсөн.`
       : `Your plan is now ${plan}. The difference of ${money(lang, price)} was paid.`,
-  /** A payment we could not use (already paid another way, expired, a past period): given back. */
-  surplusRefunded: (lang: Lang, price: Amount) =>
-    lang === 'mn'
-      ? `Бид таны ${money(lang, price)} төлбөрийг буцаан олголоо: энэ нэхэмжлэл өөр аргаар төлөгдсөн эсвэл хүчингүй болсон байсан. Мөнгө 3-10 хоногт таны данс руу орно.`
-      : `We refunded your payment of ${money(lang, price)}: this invoice had already been paid another way or was no longer open. The money reaches your account in 3-10 days.`,
   downgradeScheduled: (lang: Lang, plan: string, on: Date) =>
     lang === 'mn'
       ? `Таны багц ${messageDate(on, lang)}-нд ${plan} болж өөрчлөгдөнө.`

@@ -1,10 +1,10 @@
 import type { PayInvoiceResponse, PaymentMethod } from '@tunes/shared/billing';
 import { PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
+import type { Deps } from '../../deps.js';
 import { AppError, conflict } from '../../lib/errors.js';
-import { GatewayError } from '../premium/gateway.js';
 import { ownInvoice } from '../premium/invoice-view.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
 import { openQpayPayment } from '../premium/qpay-payments.js';
+import { GatewayError } from '../providers/exchange.js';
 import { invoicePaymentPage } from './renewal.js';
 
 /**
@@ -14,7 +14,7 @@ import { invoicePaymentPage } from './renewal.js';
  * settled by whichever provider is paid (settlement.ts asks both).
  */
 export async function payInvoice(
-  deps: PaymentDeps,
+  deps: Deps,
   userId: string,
   invoiceId: string,
   method: PaymentMethod,

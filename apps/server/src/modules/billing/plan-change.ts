@@ -1,6 +1,7 @@
 import type { PlanChangeResponse } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
+import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import type { ErrorLog } from '../../lib/logging.js';
@@ -8,19 +9,18 @@ import { enforce } from '../../lib/throttle.js';
 import { activateInvoice } from '../premium/activation-once.js';
 import { takeCapture } from '../premium/capture-once.js';
 import { newInvoiceId } from '../premium/checkout.js';
-import { GatewayError } from '../premium/gateway.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
-import { writePaymentLog } from '../premium/payment-log.js';
+import { notifyOnce } from '../premium/notices.js';
 import { addMonths } from '../premium/period.js';
 import { findPlanByCode } from '../premium/plans.js';
 import { cardToken } from '../premium/saved-cards.js';
+import { GatewayError } from '../providers/exchange.js';
+import { writePaymentLog } from '../providers/payment-log.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
 import { billingMessages } from './messages.js';
-import { notifyOnce } from './notices.js';
 import { invoicePaymentPage } from './renewal.js';
 
 export type PlanChangeDeps = Pick<
-  PaymentDeps,
+  Deps,
   'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'qpay' | 'reportError'
 >;
 

@@ -2,16 +2,16 @@ import { REMINDER_DAYS_BEFORE, RENEWAL_RETRY_DAYS } from '@tunes/shared/billing'
 import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
 import { takeCapture } from '../premium/capture-once.js';
 import { callbackUrl, newInvoiceId, returnUrl } from '../premium/checkout.js';
-import { GatewayError } from '../premium/gateway.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
-import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../premium/payment-log.js';
+import { notifyOnce } from '../premium/notices.js';
 import { addMonths } from '../premium/period.js';
+import { GatewayError } from '../providers/exchange.js';
+import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../providers/payment-log.js';
 import { billingMessages } from './messages.js';
-import { notifyOnce } from './notices.js';
-import './tables.js';
+import '../premium/tables.js';
 import type { ErrorLog } from '../../lib/logging.js';
 
 const DAY_MS = 86_400_000;
@@ -23,10 +23,7 @@ const UNREACHABLE_RETRY_MS = 60 * 60_000;
 const MAX_ATTEMPTS = 1 + RENEWAL_RETRY_DAYS.length;
 const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
 
-export type RenewalDeps = Pick<
-  PaymentDeps,
-  'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'
->;
+export type RenewalDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;
 
 export type RenewalOutcome = 'renewed' | 'retrying' | 'lapsed' | 'ended' | 'deferred' | 'skipped';
 
@@ -180,7 +177,7 @@ const selectInvoiceByKey = prepared((db: Kysely<Database>, args: { key: string }
  * invoice is marked with the attempt and card in the same statement (the history shows them).
  */
 export async function renewalInvoice(
-  deps: Pick<PaymentDeps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   facts: RenewalFacts,
   charge?: ChargeMark,
 ) {
@@ -207,7 +204,7 @@ export async function renewalInvoice(
 }
 
 /** The renewal invoice of the period starting at `periodStart`, if one was made. */
-export function renewalInvoiceFor(deps: Pick<PaymentDeps, 'db'>, subscriptionId: string, periodStart: Date) {
+export function renewalInvoiceFor(deps: Pick<Deps, 'db'>, subscriptionId: string, periodStart: Date) {
   return deps.db
     .selectFrom('payment_invoices')
     .select(['invoice_id', 'status'])
@@ -284,7 +281,7 @@ export const sitePaymentPage = (publicUrl: string, invoiceId: string) =>
   `${publicUrl}/pay/${encodeURIComponent(invoiceId)}`;
 
 /** Whether the subscriber's last payment was made with QPay (their renewal link then offers it). */
-async function paysByQpay(deps: Pick<PaymentDeps, 'db'>, userId: string): Promise<boolean> {
+async function paysByQpay(deps: Pick<Deps, 'db'>, userId: string): Promise<boolean> {
   const last = await deps.db
     .selectFrom('payment_invoices')
     .select('method')
@@ -407,7 +404,7 @@ export async function runRenewalStep(
     return 'lapsed';
   }
 
-  let result: Awaited<ReturnType<PaymentDeps['paymentGateway']['chargeCard']>>;
+  let result: Awaited<ReturnType<Deps['paymentGateway']['chargeCard']>>;
   try {
     result = await deps.paymentGateway.chargeCard({
       cardToken: card.provider_token,

@@ -13,7 +13,6 @@ import { subscriptionSchema } from '@tunes/shared/profile';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paymentDeps } from '../premium/payment-deps.js';
 import { removeCard } from '../premium/saved-cards.js';
 import { billingOverview, payRenewalNow, resumeAutoRenew } from './billing-view.js';
 import { paymentHistory, paymentReceipt } from './history.js';
@@ -30,7 +29,7 @@ const invoiceParams = z.object({ invoiceId: z.string().trim().min(1).max(200) })
  * resume, pay now, payment history and receipts; and its work on the job queue.
  */
 export default async function billingRoutes(app: FastifyInstance) {
-  const deps = paymentDeps(app);
+  const { deps } = app;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   registerBillingJobs(app.jobs, deps);
 

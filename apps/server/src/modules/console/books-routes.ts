@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { lastBooksReport, runBooksCheck } from '../billing/books-store.js';
-import { paymentDeps } from '../premium/payment-deps.js';
 import { requireRole } from './guard.js';
 
 /**
@@ -24,6 +23,6 @@ export default async function consoleBooksRoutes(app: FastifyInstance) {
         response: { 200: z.any(), 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async () => (await lastBooksReport(app.deps.db)) ?? runBooksCheck(paymentDeps(app), 'console'),
+    async () => (await lastBooksReport(app.deps.db)) ?? runBooksCheck(app.deps, 'console'),
   );
 }

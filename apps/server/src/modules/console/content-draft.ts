@@ -342,6 +342,19 @@ export async function publishDraft(deps: Deps, actor: Actor) {
   return { revision, publishedAt: now.toISOString() };
 }
 
+/**
+ * Before content is replaced from outside the console (`catalog:import`): a draft with no changes
+ * of its own (the same as what is published, or still blank) is dropped, so the console's next
+ * read copies the new content; a draft an operator has been editing is kept.
+ */
+export async function dropUntouchedDraft(db: Db): Promise<void> {
+  const row = await db.selectFrom('content_drafts').select('document').where('id', '=', 1).executeTakeFirst();
+  if (!row) return;
+  const draft = parseDocument(row.document);
+  const published = (await publishedAsDraft(db)) ?? { landing: emptyLanding(), cards: [] };
+  if (sameContent(draft, published)) await db.deleteFrom('content_drafts').where('id', '=', 1).execute();
+}
+
 /** Drops the draft's changes: it becomes a copy of what is published again. */
 export async function discardDraft(deps: Pick<Deps, 'db' | 'clock'>, actor: Actor) {
   const now = deps.clock.now();

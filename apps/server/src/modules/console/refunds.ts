@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { RefundAnswer, RefundRequest } from '@tunes/shared/console';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { voidInvoiceReceipts } from '../ebarimt/receipt-once.js';
-import { type Exchange, GatewayError } from '../premium/gateway.js';
+import { findInvoiceParty } from '../premium/invoice-party.js';
 import { capturesOf, markRefunded, recordRefund } from '../premium/ledger.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
-import { findInvoiceParty, writePaymentLog } from '../premium/payment-log.js';
+import { type Exchange, GatewayError } from '../providers/exchange.js';
+import { writePaymentLog } from '../providers/payment-log.js';
 import { audit } from './audit.js';
 import './tables.js';
 
-type RefundDeps = Pick<PaymentDeps, 'db' | 'clock' | 'paymentGateway' | 'qpay' | 'reportError'>;
+type RefundDeps = Pick<Deps, 'db' | 'clock' | 'paymentGateway' | 'qpay' | 'reportError'>;
 type Executor = Kysely<Database>;
 
 /** How long a refund's claim holds before a later ask may resume it (a crash, a provider silent). */

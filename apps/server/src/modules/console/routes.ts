@@ -22,7 +22,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES, storeImage } from '../content/uploads.js';
-import { paymentDeps } from '../premium/payment-deps.js';
 import { audit, listAudit } from './audit.js';
 import consoleBooksRoutes from './books-routes.js';
 import {
@@ -56,6 +55,7 @@ import {
   startSetup,
   updateOperator,
 } from './operators.js';
+import consoleReadinessRoutes from './readiness-routes.js';
 import { refundPayment } from './refunds.js';
 import {
   cancelSubscription,
@@ -106,6 +106,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
   const admin = requireRole(app);
   const anyRole = requireRole(app, 'content', 'support');
   await app.register(consoleBooksRoutes);
+  await app.register(consoleReadinessRoutes);
 
   // --- set-up and sign-in ---------------------------------------------------------------
   api.post(
@@ -539,12 +540,7 @@ export default async function consoleRoutes(app: FastifyInstance) {
       },
     },
     (request) =>
-      refundPayment(
-        paymentDeps(app),
-        operatorOf(request).operator.id,
-        request.params.invoiceId,
-        request.body,
-      ),
+      refundPayment(app.deps, operatorOf(request).operator.id, request.params.invoiceId, request.body),
   );
   api.get(
     '/operators',

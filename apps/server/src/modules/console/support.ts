@@ -6,8 +6,8 @@ import { conflict, notFound, tooManyRequests } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { revokeAllForUser } from '../accounts/tokens.js';
 import { billingMessages } from '../billing/messages.js';
-import { notifyOnce } from '../billing/notices.js';
 import { recordGrant } from '../premium/ledger.js';
+import { notifyOnce } from '../premium/notices.js';
 import { cancelAutoRenew } from '../premium/subscriptions.js';
 import { audit } from './audit.js';
 import { refuseOverCap } from './extension-cap.js';
@@ -380,8 +380,12 @@ export async function resendReceipt(
   return { sentTo };
 }
 
-/** Signs the listener out everywhere: every refresh token family is revoked. */
-export async function endUserSessions(deps: SupportDeps, operatorId: string, userId: string) {
+/** Signs the listener out everywhere: every refresh token family is revoked, its access tokens refused. */
+export async function endUserSessions(
+  deps: SupportDeps & Pick<Deps, 'accessTokens' | 'revokedSessions'>,
+  operatorId: string,
+  userId: string,
+) {
   if (!(await userRow(deps, userId))) throw notFound('No such listener.');
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
@@ -391,7 +395,7 @@ export async function endUserSessions(deps: SupportDeps, operatorId: string, use
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    await revokeAllForUser({ db: trx, clock: deps.clock }, userId);
+    await revokeAllForUser({ ...deps, db: trx }, userId);
     const ended = Number(live?.count ?? 0);
     await audit(trx, now, {
       operatorId,

@@ -52,12 +52,6 @@ declare module '../../db/schema.js' {
       document: ColumnType<unknown, string, string>;
       updated_at: Timestamp;
     };
-    content_images: {
-      file: string;
-      content_type: string;
-      body: Buffer;
-      created_at: Timestamp;
-    };
     voucher_batches: {
       id: Generated<string>;
       package_id: number;
@@ -82,17 +76,6 @@ declare module '../../db/schema.js' {
       operator_id: string;
       created_at: Timestamp;
       refunded_at: NullableTimestamp;
-    };
-    /** Migration 2026120101: partial refunds of one capture, each named by the merchant's refund_id. */
-    sandbox_gateway_refunds: {
-      client_id: string;
-      invoice_id: string;
-      refund_id: string;
-      /** Which capture: `session` (the card page's payment) or `charge:<attempt>`. */
-      reference: string;
-      amount: number;
-      currency: string;
-      created_at: Timestamp;
     };
   }
 }

@@ -109,6 +109,27 @@ export async function listContentCards(
   );
 }
 
+/** Everything stored, in the import's shape (cards in their order), or null before any import. */
+export async function readStoredContent(deps: Pick<Deps, 'db'>): Promise<ParsedContentImport | null> {
+  const landing = await readStoredLanding(deps);
+  if (!landing) return null;
+  const rows = await deps.db
+    .selectFrom('content_cards')
+    .select(['type', 'title', 'title_mn', 'url', 'image', 'trending'])
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const cards = rows.map((row) => ({
+    type: row.type as ContentType,
+    title: row.title,
+    ...(row.title_mn ? { titleMn: row.title_mn } : {}),
+    tunesUrl: row.url,
+    image: row.image,
+    trending: row.trending,
+  }));
+  return { landing, cards };
+}
+
 export interface ImportSummary {
   revision: number;
   cards: Record<ContentType, number>;

@@ -46,5 +46,12 @@ declare module '../../db/schema.js' {
       feedback: string;
       created_at: ColumnType<Date, Date | string, never>;
     };
+    /** Images the console uploads for cards and the banner (uploads.ts; migration 2026113000). */
+    content_images: {
+      file: string;
+      content_type: string;
+      body: Buffer;
+      created_at: ColumnType<Date, Date | string, Date | string>;
+    };
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
-import '../console/tables.js';
+import './tables.js';
 
 /** Where uploaded images are served: stable, content-addressed URLs. */
 export const UPLOAD_ROUTE = '/api/content/uploads';

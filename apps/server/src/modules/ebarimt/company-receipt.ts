@@ -1,13 +1,13 @@
 import type { Company } from '@tunes/shared/billing';
+import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { GatewayError } from '../premium/gateway.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
+import { GatewayError } from '../providers/exchange.js';
 import type { ReceiptCompany } from './receipt-once.js';
 import './tables.js';
 
-export type CompanyDeps = Pick<PaymentDeps, 'db' | 'clock' | 'throttle' | 'ebarimt' | 'reportError'>;
+export type CompanyDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'ebarimt' | 'reportError'>;
 
 export const COMPANY_RECEIPT_EXISTS = 'company_receipt_exists';
 
@@ -22,7 +22,7 @@ export async function findCompany(
   field = 'registry',
 ): Promise<ReceiptCompany> {
   await enforce(deps.throttle, `company-lookup:${userId}`, LIMITS.companyLookupsPerUser);
-  let found: Awaited<ReturnType<PaymentDeps['ebarimt']['findCompany']>>;
+  let found: Awaited<ReturnType<Deps['ebarimt']['findCompany']>>;
   try {
     found = await deps.ebarimt.findCompany(registry);
   } catch (error) {

@@ -1,13 +1,13 @@
 import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
-import { GatewayError } from '../premium/gateway.js';
-import type { PaymentDeps } from '../premium/payment-deps.js';
-import { findInvoiceParty, writePaymentLog } from '../premium/payment-log.js';
+import { GatewayError } from '../providers/exchange.js';
+import { subscriberName, writePaymentLog } from '../providers/payment-log.js';
 import type { ReceiptKind, ReceiptStatus } from './tables.js';
 import './tables.js';
 
-export type EbarimtDeps = Pick<PaymentDeps, 'db' | 'clock' | 'ebarimt' | 'reportError'>;
+export type EbarimtDeps = Pick<Deps, 'db' | 'clock' | 'ebarimt' | 'reportError'>;
 
 /** How long a claimed step is held before another process may take it (a crash mid-call). */
 const CLAIM_MS = 2 * 60_000;
@@ -219,10 +219,26 @@ async function issue(
   const invoice = await deps.db
     .selectFrom('payment_invoices as i')
     .innerJoin('packages as p', 'p.id', 'i.package_id')
-    .select(['i.amount', 'i.method', 'p.name_mn'])
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .select([
+      'i.amount',
+      'i.method',
+      'i.user_id',
+      'p.name_mn',
+      'p.name_en',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+    ])
     .where('i.invoice_id', '=', invoiceId)
     .executeTakeFirstOrThrow();
-  const party = await findInvoiceParty(deps, invoiceId);
+  // Who paid for what, on each line of the invoice's log.
+  const party = {
+    userId: invoice.user_id,
+    subscriberName: subscriberName(invoice),
+    packageName: invoice.name_en,
+    purchasePrice: invoice.amount,
+  };
   const writeLog = (entry: Omit<Parameters<typeof writePaymentLog>[1], 'orderNumber' | 'currentProcess'>) =>
     writePaymentLog(deps, { ...party, orderNumber: invoiceId, currentProcess: 'ebarimt', ...entry });
   try {

@@ -7,7 +7,6 @@ import { errorBodySchema } from '@tunes/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paymentDeps } from '../premium/payment-deps.js';
 import { companyView, findCompany, requestCompanyReceipt } from './company-receipt.js';
 import { ebarimtJobKind } from './jobs.js';
 
@@ -19,7 +18,7 @@ const invoiceParams = z.object({ invoiceId: z.string().trim().min(1).max(200) })
  * company's name by its registry number; a company receipt asked for from the payment history.
  */
 export default async function ebarimtRoutes(app: FastifyInstance) {
-  const deps = paymentDeps(app);
+  const { deps } = app;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // A production site that opted out (ALLOW_NO_EBARIMT) keeps the requests until it opts in.
   if (deps.config.ebarimtEnabled) app.jobs.register(ebarimtJobKind(deps));

@@ -3,7 +3,8 @@ import { formatPhoneForDisplay } from '@tunes/shared/validation';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { sendToAccount } from '../accounts/account-outbox.js';
+import { languageOf } from '../../lib/message-language.js';
+import { sendToAccount } from '../notifications/send-to-account.js';
 import { familyMessages } from './messages.js';
 import { findSharingPlan } from './sharing-plan.js';
 import './tables.js';
@@ -68,7 +69,7 @@ export async function tellOwnerMemberLeft(
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!owner) return;
-  const lang = owner.language === 'mn' ? 'mn' : 'en';
+  const lang = languageOf(owner.language);
   const who =
     member.first_name.trim() || (member.phone_number ? formatPhoneForDisplay(member.phone_number) : null);
   const text = familyMessages.memberLeft(lang, who);

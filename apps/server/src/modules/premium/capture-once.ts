@@ -1,12 +1,14 @@
 import type { PaymentMethod } from '@tunes/shared/billing';
+import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
-import { billingMessages } from '../billing/messages.js';
-import { notifyOnce } from '../billing/notices.js';
+import type { ProviderCard } from '../providers/card-gateway.js';
+import { GatewayError } from '../providers/exchange.js';
+import { type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
 import { applyPaidInvoice } from './activation-once.js';
-import { GatewayError, type ProviderCard } from './gateway.js';
+import { findInvoiceParty } from './invoice-party.js';
 import { recordRefund, recordVoid } from './ledger.js';
-import type { PaymentDeps } from './payment-deps.js';
-import { findInvoiceParty, type PaymentStep, writePaymentLog } from './payment-log.js';
+import { premiumMessages } from './messages.js';
+import { notifyOnce } from './notices.js';
 import { cancelQpayInvoice, checkQpayPayment } from './qpay-payments.js';
 import { keepCard } from './saved-cards.js';
 import './tables.js';
@@ -33,10 +35,7 @@ export interface Capture {
   card?: ProviderCard | null | undefined;
 }
 
-export type CaptureDeps = Pick<
-  PaymentDeps,
-  'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'
->;
+export type CaptureDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;
 
 export type CaptureOutcome =
   | { outcome: 'applied'; subscriptionId: string | null }
@@ -240,7 +239,7 @@ export async function refundSurplus(
       {
         key: `surplus:${capture.id}`,
         userId: capture.userId,
-        text: (lang) => billingMessages.surplusRefunded(lang, price),
+        text: (lang) => premiumMessages.surplusRefunded(lang, price),
       },
       log,
     );

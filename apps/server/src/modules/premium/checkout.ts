@@ -8,14 +8,14 @@ import {
   PAYMENT_GATEWAY_ERROR_CODE,
   PREMIUM_OFFERS,
 } from '@tunes/shared/premium-rules';
+import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { findCompany } from '../ebarimt/company-receipt.js';
+import { GatewayError } from '../providers/exchange.js';
+import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../providers/payment-log.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
-import { GatewayError } from './gateway.js';
-import type { PaymentDeps } from './payment-deps.js';
-import { type PaymentLogEntry, subscriberName, writePaymentLog } from './payment-log.js';
 import { findPlanByCode } from './plans.js';
 import { openQpayPayment } from './qpay-payments.js';
 
@@ -29,7 +29,7 @@ export const returnUrl = (publicUrl: string, invoiceId: string) =>
 export const callbackUrl = (publicUrl: string) => `${publicUrl}/api/payments/callback`;
 
 export type CheckoutDeps = Pick<
-  PaymentDeps,
+  Deps,
   'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'qpay' | 'ebarimt' | 'reportError'
 >;
 

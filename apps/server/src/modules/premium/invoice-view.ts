@@ -1,11 +1,11 @@
 import type { PaymentStatus, PaymentStatusAnswer } from '@tunes/shared/billing';
 import type { Invoice } from '@tunes/shared/premium';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
+import type { PaymentStep } from '../providers/payment-log.js';
 import { openAttempts } from './capture-once.js';
-import type { PaymentDeps } from './payment-deps.js';
-import type { PaymentStep } from './payment-log.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
 import './tables.js';
 
@@ -13,7 +13,7 @@ import './tables.js';
  * One of the user's invoices, or 404: another account's answers exactly as one that does not
  * exist, so nobody learns which invoice numbers are real (security.md).
  */
-export async function ownInvoice(deps: Pick<PaymentDeps, 'db'>, userId: string, invoiceId: string) {
+export async function ownInvoice(deps: Pick<Deps, 'db'>, userId: string, invoiceId: string) {
   const invoice = await deps.db
     .selectFrom('payment_invoices')
     .select(['user_id', 'status', 'method', 'kind'])
@@ -64,7 +64,7 @@ export async function viewInvoice(deps: SettlementDeps, userId: string, invoiceI
  * ones with no page left open at a provider, ask nothing of anyone.
  */
 export async function checkSoon(
-  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  deps: SettlementDeps & Pick<Deps, 'throttle'>,
   invoiceId: string,
   step: PaymentStep,
 ): Promise<InvoiceStatus | null> {
@@ -108,7 +108,7 @@ export function shopperStatus(status: InvoiceStatus): PaymentStatus {
  * that QPay says was paid in part (PARTIAL, qpay-payments.ts) says how much: it stays open.
  */
 export async function paymentStatus(
-  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  deps: SettlementDeps & Pick<Deps, 'throttle'>,
   userId: string,
   invoiceId: string,
 ): Promise<PaymentStatusAnswer> {
@@ -131,7 +131,7 @@ export async function paymentStatus(
  * checked; anything else is answered the same way and costs one read.
  */
 export async function receiveQpayCallback(
-  deps: SettlementDeps & Pick<PaymentDeps, 'throttle'>,
+  deps: SettlementDeps & Pick<Deps, 'throttle'>,
   invoiceId: string,
 ): Promise<void> {
   const hasQpay = await deps.db

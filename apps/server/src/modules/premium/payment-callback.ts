@@ -1,8 +1,8 @@
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { isValidCallbackSignature, type PaymentCallback } from './callback-signature.js';
-import type { PaymentDeps } from './payment-deps.js';
+import { isValidCallbackSignature, type PaymentCallback } from '../providers/callback-signature.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
 
 /**
@@ -12,7 +12,7 @@ import { type SettlementDeps, settleInvoice } from './settlement.js';
  * or headers. A verified callback is only a hint: the invoice is confirmed with the provider.
  */
 export async function receivePaymentCallback(
-  deps: SettlementDeps & Pick<PaymentDeps, 'config'>,
+  deps: SettlementDeps & Pick<Deps, 'config'>,
   callback: PaymentCallback,
   signature: string | string[] | undefined,
   log: Pick<FastifyBaseLogger, 'warn'>,

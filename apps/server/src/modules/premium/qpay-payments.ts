@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { QpayCheckout } from '@tunes/shared/billing';
+import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
-import type { PaymentDeps } from './payment-deps.js';
-import { findInvoiceParty, writePaymentLog } from './payment-log.js';
-import type { QpayDeeplink, QpayInvoice } from './qpay-gateway.js';
+import type { ProviderStatus } from '../providers/card-gateway.js';
+import { type Exchange, GatewayError } from '../providers/exchange.js';
+import { writePaymentLog } from '../providers/payment-log.js';
+import type { QpayDeeplink, QpayInvoice } from '../providers/qpay-gateway.js';
+import { findInvoiceParty } from './invoice-party.js';
 import './tables.js';
 
 /**
@@ -24,7 +26,7 @@ export function qpaySenderInvoiceNo(invoiceId: string): string {
 export const qpayCallbackUrl = (publicUrl: string, invoiceId: string) =>
   `${publicUrl}/api/payments/qpay/callback?${new URLSearchParams({ invoiceId }).toString()}`;
 
-export type QpayDeps = Pick<PaymentDeps, 'db' | 'clock' | 'config' | 'qpay' | 'reportError'>;
+export type QpayDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'qpay' | 'reportError'>;
 
 interface StoredQpayInvoice {
   qpay_invoice_id: string;
@@ -50,7 +52,7 @@ function view(
   };
 }
 
-const storedQpayInvoice = (deps: Pick<PaymentDeps, 'db'>, invoiceId: string) =>
+const storedQpayInvoice = (deps: Pick<Deps, 'db'>, invoiceId: string) =>
   deps.db
     .selectFrom('qpay_invoices')
     .select(['qpay_invoice_id', 'qr_text', 'qr_image', 'short_url', 'deeplinks'])
@@ -58,7 +60,7 @@ const storedQpayInvoice = (deps: Pick<PaymentDeps, 'db'>, invoiceId: string) =>
     .executeTakeFirst();
 
 /** The stored QPay invoice of ours, given another asker up to a second to store it. */
-async function storedSoon(deps: Pick<PaymentDeps, 'db'>, invoiceId: string) {
+async function storedSoon(deps: Pick<Deps, 'db'>, invoiceId: string) {
   for (let tries = 0; ; tries += 1) {
     const stored = await storedQpayInvoice(deps, invoiceId);
     if (stored || tries === 5) return stored;
@@ -136,7 +138,7 @@ export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promis
 }
 
 /** The QPay invoice id opened for one of ours, if any. */
-export async function qpayInvoiceOf(deps: Pick<PaymentDeps, 'db'>, invoiceId: string) {
+export async function qpayInvoiceOf(deps: Pick<Deps, 'db'>, invoiceId: string) {
   const row = await deps.db
     .selectFrom('qpay_invoices')
     .select(['qpay_invoice_id', 'cancelled_at'])
@@ -162,7 +164,7 @@ export interface QpayCheck {
  * on the QPay invoice's row for the shopper's page (invoice-view.ts `paymentStatus`).
  */
 export async function checkQpayPayment(
-  deps: Pick<PaymentDeps, 'qpay' | 'db'>,
+  deps: Pick<Deps, 'qpay' | 'db'>,
   qpayInvoiceId: string,
 ): Promise<Exchange<QpayCheck>> {
   const exchange = await deps.qpay.checkPayment(qpayInvoiceId);
@@ -200,7 +202,7 @@ export async function checkQpayPayment(
  * afterwards. False when QPay refused: it may have been paid meanwhile, and the next check tells.
  */
 export async function cancelQpayInvoice(
-  deps: Pick<PaymentDeps, 'db' | 'clock' | 'qpay'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'qpay'>,
   invoiceId: string,
 ): Promise<Exchange<null> | GatewayError | null> {
   const row = await qpayInvoiceOf(deps, invoiceId);

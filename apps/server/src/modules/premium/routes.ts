@@ -16,14 +16,13 @@ import { z } from 'zod';
 import { AnswerCache, revisionEvery, sendCachedAnswer } from '../../lib/answer-cache.js';
 import { notFound } from '../../lib/errors.js';
 import { assertSelf } from '../../plugins/auth.js';
+import { SIGNATURE_HEADER } from '../providers/callback-signature.js';
+import { QPAY_CALLBACK_ANSWER } from '../providers/qpay-contract.js';
 import { saveCacheItem } from './cache-item.js';
-import { SIGNATURE_HEADER } from './callback-signature.js';
 import { checkout } from './checkout.js';
 import { paymentStatus, receiveQpayCallback, viewInvoice } from './invoice-view.js';
 import { receivePaymentCallback } from './payment-callback.js';
-import { paymentDeps } from './payment-deps.js';
 import { listMerchantPlans, listMerchants } from './plans.js';
-import { QPAY_CALLBACK_ANSWER } from './qpay-contract.js';
 import { settleInvoice } from './settlement.js';
 import { cancelAutoRenew, listSubscriptions } from './subscriptions.js';
 import './tables.js';
@@ -41,7 +40,7 @@ const PLANS_MAX_AGE_MS = 60_000;
  * pending invoices, cancelling auto-renew, and the cache item call.
  */
 export default async function premiumRoutes(app: FastifyInstance) {
-  const deps = paymentDeps(app);
+  const { deps } = app;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(

@@ -1,7 +1,7 @@
 import type { SavedCard } from '@tunes/shared/billing';
 import type { Deps } from '../../deps.js';
-import type { ProviderCard } from './gateway.js';
-import '../billing/tables.js';
+import type { ProviderCard } from '../providers/card-gateway.js';
+import './tables.js';
 
 /**
  * The card on file (product.md §12): one per listener, the gateway's token only. A newer card

@@ -1,6 +1,10 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
+import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
+import type { ProviderStatus } from '../providers/card-gateway.js';
+import { type Exchange, GatewayError } from '../providers/exchange.js';
+import { type PaymentLogEntry, type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
 import {
   type Capture,
   type CaptureDeps,
@@ -8,9 +12,7 @@ import {
   refundOpenSurplus,
   takeCapture,
 } from './capture-once.js';
-import { type Exchange, GatewayError, type ProviderStatus } from './gateway.js';
-import type { PaymentDeps } from './payment-deps.js';
-import { findInvoiceParty, type PaymentLogEntry, type PaymentStep, writePaymentLog } from './payment-log.js';
+import { findInvoiceParty } from './invoice-party.js';
 import { checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
 import './tables.js';
 
@@ -159,7 +161,7 @@ function invoiceExpiry(invoice: {
   return new Date(invoice.created_at.getTime() + INVOICE_TTL_MS);
 }
 
-async function currentStatus(deps: Pick<PaymentDeps, 'db'>, invoiceId: string): Promise<InvoiceStatus> {
+async function currentStatus(deps: Pick<Deps, 'db'>, invoiceId: string): Promise<InvoiceStatus> {
   const row = await deps.db
     .selectFrom('payment_invoices')
     .select('status')
@@ -174,7 +176,7 @@ async function currentStatus(deps: Pick<PaymentDeps, 'db'>, invoiceId: string): 
  * at its end date, and this records that the unpaid renewal lapsed by turning auto-renew off.
  * App Store and Google Play periods are renewed by the stores and left alone.
  */
-export async function lapseUnpaidRenewals(deps: Pick<PaymentDeps, 'db' | 'clock'>): Promise<number> {
+export async function lapseUnpaidRenewals(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
   const now = deps.clock.now();
   const lapsed = await deps.db
     .updateTable('subscriptions')

@@ -4,7 +4,6 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json = ColumnType<unknown, string | undefined | null, string | null>;
 
 /** One checkout attempt; `amount` is the plan's Cost when the invoice was made. */
 export interface PaymentInvoicesTable {
@@ -74,22 +73,6 @@ export interface PaymentLedgerTable {
   created_at: Timestamp;
 }
 
-/** product.md §3 "Payment log record", one row per step of a payment. */
-export interface PaymentLogsTable {
-  id: Generated<number>;
-  order_number: string;
-  user_id: string | null;
-  subscriber_name: Generated<string>;
-  package_name: Generated<string>;
-  purchase_price: number | null;
-  current_process: string;
-  type: string;
-  message: string;
-  request: Json;
-  response: Json;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
-}
-
 export interface CacheItemsTable {
   user_id: string;
   key: string;
@@ -97,12 +80,29 @@ export interface CacheItemsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** The card kept for renewals: the gateway's token and what the shopper may see of the card. */
+export interface SavedCardsTable {
+  user_id: string;
+  provider_token: string;
+  brand: string;
+  last4: string;
+  expires: string | null;
+  saved_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** Keys of the Premium messages already sent (notices.ts): `reminder:<subscription>:<period end>`, … */
+export interface BillingNoticesTable {
+  key: string;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
     payment_invoices: PaymentInvoicesTable;
-    payment_logs: PaymentLogsTable;
     payment_ledger: PaymentLedgerTable;
     qpay_invoices: QpayInvoicesTable;
     cache_items: CacheItemsTable;
+    saved_cards: SavedCardsTable;
+    billing_notices: BillingNoticesTable;
   }
 }

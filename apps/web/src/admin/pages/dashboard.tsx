@@ -7,6 +7,7 @@ import { formatPrice } from '@/lib/format';
 import { adminApi } from '../api';
 import { QueryState, Table } from '../components';
 import { BooksPanel } from './books-panel';
+import { ReadinessPanel } from './readiness-panel';
 
 interface Dashboard {
   days: number;
@@ -51,7 +52,10 @@ function Chart({
 
 const axisStyle = { stroke: '#b4b4bf', grid: { stroke: '#34343f' }, ticks: { stroke: '#34343f' } };
 
-/** Admin: active subscriptions by plan, new and lapsed per day, revenue per day by method. */
+/**
+ * Admin: what the site lacks before it can sell (first run), active subscriptions by plan, new
+ * and lapsed per day, revenue per day by method.
+ */
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('admin');
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
@@ -85,6 +89,7 @@ export default function DashboardPage() {
           ))}
         </fieldset>
       </div>
+      <ReadinessPanel />
       <QueryState pending={dashboard.isPending} error={dashboard.error} />
       {data && (
         <>

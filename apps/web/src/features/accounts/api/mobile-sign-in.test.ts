@@ -62,6 +62,7 @@ function api({ registered }: { registered: boolean }): Handler {
         PhoneNumber: '88112233',
         CountryCode: 976,
         Token: '1234',
+        Language: 'mn',
       });
       isRegistered = true;
       return [201, { UserId: 'user-1' }];
@@ -72,9 +73,9 @@ function api({ registered }: { registered: boolean }): Handler {
 }
 
 describe('mobile sign-in (product.md §4)', () => {
-  it('a number not registered yet (604) is registered with the same code, then signed in', async () => {
+  it("a number not registered yet (604) is registered with the same code in the site's language, then signed in", async () => {
     handle = api({ registered: false });
-    const session = await signInByMobile(NUMBER, '1234');
+    const session = await signInByMobile(NUMBER, '1234', 'mn');
     expect(session).toMatchObject({ sub: 'user-1', phone: { number: '88112233', countryCode: 976 } });
     expect(readSession()?.sub).toBe('user-1');
     expect(calls).toEqual([
@@ -89,7 +90,7 @@ describe('mobile sign-in (product.md §4)', () => {
 
   it('a code that does not validate signs nobody in', async () => {
     handle = api({ registered: true });
-    expect(await signInByMobile(NUMBER, '9999')).toBe('wrong');
+    expect(await signInByMobile(NUMBER, '9999', 'en')).toBe('wrong');
     expect(calls).toEqual(['GET /api/users/validateotp']);
   });
 
@@ -100,7 +101,7 @@ describe('mobile sign-in (product.md §4)', () => {
     ] as const) {
       handle = (url) =>
         url.pathname === '/api/users/validateotp' ? [200, { error }] : api({ registered: true })(url, {});
-      expect(await signInByMobile(NUMBER, '1234')).toBe(verdict);
+      expect(await signInByMobile(NUMBER, '1234', 'en')).toBe(verdict);
     }
   });
 
@@ -109,7 +110,7 @@ describe('mobile sign-in (product.md §4)', () => {
       url.pathname === '/api/oauth2/token'
         ? [403, { error: 'code_locked', error_description: 'locked', message: 'locked' }]
         : api({ registered: true })(url, {});
-    await expect(signInByMobile(NUMBER, '1234')).rejects.toThrow(/this code is locked/);
+    await expect(signInByMobile(NUMBER, '1234', 'en')).rejects.toThrow(/this code is locked/);
   });
 
   it("a grant refused with 603 reads 'Can't authenticate. Phone number not valid.'", async () => {
@@ -117,7 +118,7 @@ describe('mobile sign-in (product.md §4)', () => {
       url.pathname === '/api/oauth2/token'
         ? [400, { error: '603', error_description: 'cannot authenticate' }]
         : api({ registered: true })(url, {});
-    await expect(signInByMobile(NUMBER, '1234')).rejects.toThrow(
+    await expect(signInByMobile(NUMBER, '1234', 'en')).rejects.toThrow(
       "Can't authenticate. Phone number not valid.",
     );
   });
@@ -128,7 +129,7 @@ describe('mobile sign-in (product.md §4)', () => {
       url.pathname === '/api/users/registerbymsisdn'
         ? [409, { error: 'conflict', message: 'taken' }]
         : base(url, init);
-    await expect(signInByMobile(NUMBER, '1234')).rejects.toThrow(
+    await expect(signInByMobile(NUMBER, '1234', 'en')).rejects.toThrow(
       'Registration failed. Please check your details and try again.',
     );
   });

@@ -1,6 +1,7 @@
 import { OTP_RESULT } from '@tunes/shared/account-codes';
 import { apiRequest } from '@/lib/api-client';
-import { type CallErrors, isApiError } from '@/lib/api-error';
+import type { CallErrors } from '@/lib/api-error';
+import { isRecentlySent, SEND_REFUSAL_MESSAGES, SEND_REFUSAL_TOASTS } from './send-refusals';
 
 export type OtpTarget = { msisdn: string } | { email: string };
 
@@ -12,34 +13,35 @@ export interface CodeRequested {
 }
 
 /**
- * `GET /api/users/requestotp`: SMS for a number, e-mail (language 'en') for an address (product.md §7).
- * A 429 means a code was already sent: the client shows 'OTP already sent' and the flow moves
- * on to the code step with the server's wait; any other failure is toasted (product.md §8).
+ * `GET /api/users/requestotp`: SMS for a number, e-mail for an address (product.md §7), in the
+ * site's language (product.md fixed 'en' for e-mail; issue 37): a number or address no account
+ * holds yet gets it in that language, an account's in the account's own.
+ * A code sent moments ago (429 `code_recently_sent`) is 'OTP already sent': the flow moves on to
+ * the code step with the server's wait. Any other refusal says which limit refused and that no code
+ * went out, toasted (product.md §8, security.md "Sends"); one that asks for a proof-of-work
+ * challenge carries it (`challengeOf`): solved, the same call with its `proof` sends the code.
  */
 export async function requestOtp(
   target: OtpTarget,
   language: string,
-  { resend = false, resendIn }: { resend?: boolean; resendIn: number },
+  { resend = false, resendIn, proof }: { resend?: boolean; resendIn: number; proof?: string },
 ): Promise<CodeRequested> {
   const query =
     'email' in target
-      ? { email: target.email, otpprovider: 'email', language: 'en' }
-      : { msisdn: target.msisdn, otpprovider: 'sms', language };
+      ? { email: target.email, otpprovider: 'email', language, proof }
+      : { msisdn: target.msisdn, otpprovider: 'sms', language, proof };
+  const failed = resend ? 'accounts:messages.otp-resend-failed' : 'accounts:messages.otp-request-failed';
   try {
     await apiRequest('/api/users/requestotp', {
       query,
       errors: {
-        messages: {
-          429: 'accounts:messages.otp-already-sent',
-          other: resend ? 'accounts:messages.otp-resend-failed' : 'accounts:messages.otp-request-failed',
-        },
-        toast: 'message',
+        messages: { ...SEND_REFUSAL_MESSAGES, other: failed },
+        toast: { ...SEND_REFUSAL_TOASTS, other: failed },
       },
     });
     return { resendIn, alreadySent: false };
   } catch (error) {
-    if (isApiError(error, { status: 429 }))
-      return { resendIn: error.retryAfter ?? resendIn, alreadySent: true };
+    if (isRecentlySent(error)) return { resendIn: error.retryAfter ?? resendIn, alreadySent: true };
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import type { Profile } from '@tunes/shared/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccountLanguage } from './account-language';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { DeleteAccount } from './delete-account';
 import { DownloadData } from './download-data';
@@ -9,12 +10,14 @@ import { SignedInDevices } from './signed-in-devices';
 
 /**
  * The account self-service of /profile (product.md §14), below the profile's own blocks: the
- * password, the signed-in devices, download my data, and delete my account. Loaded after the
- * page's first content (routes/profile.tsx), as nothing here is needed to read the profile.
+ * account's language, the password, the signed-in devices, download my data, and delete my
+ * account. Loaded after the page's first content (routes/profile.tsx), as nothing here is needed
+ * to read the profile.
  */
 export function AccountSettings({ profile }: { profile: Profile }) {
   return (
     <>
+      <AccountLanguage profile={profile} />
       <SignInSecurity hasPassword={profile.HasPassword} />
       <SignedInDevices />
       <DownloadData />

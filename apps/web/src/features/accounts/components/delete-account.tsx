@@ -2,6 +2,7 @@ import { OTP_RESEND_SECONDS } from '@tunes/shared/account-codes';
 import { OTP_LENGTH, PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
 import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import type { Profile } from '@tunes/shared/profile';
+import type { SendChallenge as Challenge } from '@tunes/shared/send-codes';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
@@ -10,8 +11,10 @@ import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { type DeletionProof, useDeleteAccount } from '../api/delete-account';
 import { type OtpTarget, requestOtp } from '../api/otp';
+import { challengeOf } from '../api/send-refusals';
 import { useCountdown } from '../hooks/use-countdown';
 import styles from './self-service.module.css';
+import { SendChallenge } from './send-challenge';
 
 /** Delete my account (product.md §14): a clear warning, then a fresh proof in a dialog. */
 export function DeleteAccount({ profile }: { profile: Profile }) {
@@ -53,19 +56,26 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
   const [failure, setFailure] = useState('');
+  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const warningId = useId();
   const canChoose = profile.HasPassword && destination !== null;
 
-  const sendCode = async () => {
+  const sendCode = async (proof?: string) => {
     if (!destination) return;
     setSending(true);
     try {
       // A code sent moments ago (429) is still the one to enter; the wait is the server's.
-      const sent = await requestOtp(destination.target, i18n.language, { resendIn: OTP_RESEND_SECONDS });
+      const sent = await requestOtp(destination.target, i18n.language, {
+        resendIn: OTP_RESEND_SECONDS,
+        proof,
+      });
+      setChallenge(null);
       resend.start(sent.resendIn);
       setCodeSent(true);
-    } catch {
-      // requestOtp has toasted the failure (product.md §8).
+    } catch (error) {
+      // A busy network's check comes first (security.md "Sends"); requestOtp has toasted any
+      // other failure in its own words (product.md §8).
+      setChallenge(challengeOf(error));
     } finally {
       setSending(false);
     }
@@ -136,6 +146,7 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
                 ? t('mobile.resend')
                 : t('delete.send-code')}
           </button>
+          {challenge && <SendChallenge challenge={challenge} onSolved={(solved) => void sendCode(solved)} />}
           {codeSent && (
             <>
               <p role="status">{t('delete.code-sent', { target: destination.shown })}</p>

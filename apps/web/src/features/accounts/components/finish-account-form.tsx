@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormError, FormField, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
+import { activeLanguage } from '@/lib/i18n';
 import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
 import { registerByEmail } from '../api/register';
@@ -36,7 +37,7 @@ export function FinishAccountForm({ email, otp, onSignedIn }: Props) {
   const submit = form.handleSubmit(async ({ country, password }) => {
     setFailure('');
     try {
-      await registerByEmail({ email, password, country, otp });
+      await registerByEmail({ email, password, country, otp, language: activeLanguage() });
       toast.success(t('messages.account-created-successfully'));
       await signInWithPassword(email, password, { country });
     } catch (error) {

@@ -5,12 +5,17 @@ import { useMobileSignIn } from '../api/mobile-sign-in';
 import { DeferredCountryCodeSelect } from './deferred-country-code-select';
 import styles from './login-modal.module.css';
 import { NewCodeButton } from './new-code-button';
+import { SendChallenge } from './send-challenge';
 
 /** Mobile login of product.md §2: number → code → signed in (the flow: `api/mobile-sign-in.ts`). */
 export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
   const { t } = useTranslation('accounts');
   const login = useMobileSignIn(onSignedIn);
   const { state } = login;
+  // A busy network's check stands between the listener and the code (security.md "Sends").
+  const challenge = state.challenge && (
+    <SendChallenge challenge={state.challenge} onSolved={(proof) => void login.sendWithProof(proof)} />
+  );
 
   if (!state.codeSent) {
     return (
@@ -37,6 +42,7 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
             </div>
           )}
         </FormField>
+        {challenge}
         <button type="submit" className="button button--primary button--block" disabled={state.loading}>
           {t('mobile.verify')}
         </button>
@@ -69,6 +75,7 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
         value={state.code}
         onChange={(event) => login.setCode(event.target.value)}
       />
+      {challenge}
       {state.spent ? (
         // An expired or locked code cannot sign in however it is typed: offer a new one instead.
         <NewCodeButton

@@ -1,13 +1,16 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
+import type { SendChallenge as Challenge } from '@tunes/shared/send-codes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { OTP_VERDICT_MESSAGES, requestOtp, verifyEmailCode } from '../api/otp';
+import { challengeOf } from '../api/send-refusals';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';
 import styles from './login-modal.module.css';
 import { NewCodeButton } from './new-code-button';
+import { SendChallenge } from './send-challenge';
 
 interface Props {
   email: string;
@@ -23,6 +26,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
   const [busy, setBusy] = useState(false);
   /** The code expired or is locked after 5 wrong tries: only a new one helps. */
   const [spent, setSpent] = useState(false);
+  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const countdown = useCountdown(resendIn);
   const code = digits.join('');
 
@@ -47,21 +51,25 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
     setBusy(false);
   };
 
-  const resend = async () => {
+  const resend = async (proof?: string) => {
     setBusy(true);
     try {
       const sent = await requestOtp({ email }, i18n.language, {
         resend: true,
         resendIn: RESEND_COUNTDOWN_AFTER_RESEND_SECONDS,
+        proof,
       });
+      setChallenge(null);
       if (!sent.alreadySent) {
         setDigits(Array(OTP_LENGTH).fill(''));
         setSpent(false);
         setFailure('');
       }
       countdown.start(sent.resendIn);
-    } catch {
-      // The API client toasted 'Failed to resend OTP'; the countdown stays at zero to try again.
+    } catch (error) {
+      // A busy network's check comes first (security.md "Sends"); any other refusal was toasted
+      // in its own words, and the countdown stays at zero to try again.
+      setChallenge(challengeOf(error));
     }
     setBusy(false);
   };
@@ -84,6 +92,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
         }}
       />
       {failure && <FormError>{failure}</FormError>}
+      {challenge && <SendChallenge challenge={challenge} onSolved={(proof) => void resend(proof)} />}
       {spent ? (
         <NewCodeButton secondsLeft={countdown.secondsLeft} disabled={busy} onClick={() => void resend()} />
       ) : (
