@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import {
+  baseUrl,
   bearer,
   expect,
   latestMessage,
@@ -9,6 +10,7 @@ import {
   signInByApi,
   test,
 } from '../fixtures';
+import { text, useLanguage } from './a11y-helpers';
 
 /** The login modal with the E-mail method chosen (product.md §2). */
 async function openEmailLogin(page: Page) {
@@ -203,6 +205,8 @@ test.describe('e-mail accounts', () => {
       'true',
     );
     await expect(afterReset.getByLabel('Password')).toBeVisible();
+    // The address the password was reset for is already filled in (issue 37).
+    await expect(afterReset.getByLabel('Email address')).toHaveValue(user.email);
 
     // The link works once.
     await page.goto(resetUrl.pathname + resetUrl.search);
@@ -223,5 +227,37 @@ test.describe('e-mail accounts', () => {
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByRole('region', { name: 'Profile details' }).getByText(user.email)).toBeVisible();
     expect((await sessionCookie(page))?.sub).toBe(user.sub);
+  });
+
+  test('in Mongolian: a new password needs 6 characters, and login after the reset starts with the address', async ({
+    page,
+  }) => {
+    const user = await registerEmailUserByApi(page.request, { password: 'old-secret' });
+    const mark = await outboxMark(page.request, user.email);
+    const asked = await page.request.post(`${baseUrl()}/api/users/forgot-password`, {
+      headers: { StoreId: 'MNCO' },
+      data: { Email: user.email, Language: 'MN' },
+    });
+    expect(asked.ok()).toBe(true);
+    const { link } = await latestMessage(page.request, user.email, mark);
+    const resetUrl = new URL(link ?? '');
+
+    await useLanguage(page, 'mn');
+    await page.goto(resetUrl.pathname + resetUrl.search);
+    const save = page.getByRole('button', { name: text('mn', 'accounts:reset.save') });
+    await page.getByLabel(text('mn', 'accounts:reset.new-password')).fill('short');
+    await page.getByLabel(text('mn', 'accounts:email.confirm-password')).fill('short');
+    await save.click();
+    await expect(page.getByText(text('mn', 'common:validation.password-min-length'))).toBeVisible();
+    expect(text('mn', 'common:validation.password-min-length')).toContain('6');
+
+    await page.getByLabel(text('mn', 'accounts:reset.new-password')).fill('eight-88');
+    await page.getByLabel(text('mn', 'accounts:email.confirm-password')).fill('eight-88');
+    await save.click();
+    const login = page.getByRole('dialog', { name: text('mn', 'accounts:modal.title') });
+    await expect(login.getByLabel(text('mn', 'accounts:email.address'))).toHaveValue(user.email);
+    await login.getByLabel(text('mn', 'accounts:email.password')).fill('eight-88');
+    await login.getByRole('button', { name: text('mn', 'accounts:email.login'), exact: true }).click();
+    await expect(page).toHaveURL(/\/profile$/);
   });
 });

@@ -1,4 +1,5 @@
 import { expect, latestMessage, outboxMark, randomMsisdn, readOutbox, signInByApi, test } from '../fixtures';
+import { text, useLanguage } from './a11y-helpers';
 
 test.describe('mobile login', () => {
   test('a new number gets a code, is registered automatically (604) and lands on /profile', async ({
@@ -99,6 +100,8 @@ test.describe('mobile login', () => {
     await expect(dialog.getByText(/this code is locked\. Send a new code/)).toBeVisible();
     await expect(dialog.getByText('Invalid code entered.')).toHaveCount(0);
     await expect(dialog.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+    // The wait for the new code is counted down once, on its button (issue 37).
+    await expect(dialog.getByText(/Resend code in \d+ s/)).toHaveCount(1);
 
     // The new code comes once the resend countdown allows it, and signs in.
     const newCode = dialog.getByRole('button', { name: 'Send a new code' });
@@ -156,5 +159,30 @@ test.describe('mobile login', () => {
     await signIn();
     await page.goto('/login');
     await expect(page).toHaveURL(/\/profile$/);
+  });
+
+  test('in Mongolian: a locked code counts down to the new one once, and its refusal is shown once', async ({
+    page,
+  }) => {
+    const say = (key: string) => text('mn', `accounts:${key}`);
+    const msisdn = randomMsisdn();
+    await useLanguage(page, 'mn');
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog', { name: say('modal.title') });
+    await dialog.getByLabel(say('mobile.phone')).fill(msisdn.slice(3));
+    await dialog.getByRole('button', { name: say('mobile.verify') }).click();
+    const { code } = await latestMessage(page.request, msisdn);
+    const codeField = dialog.getByLabel(say('mobile.code'), { exact: true });
+    const wrong = code === '0000' ? '1111' : '0000';
+    for (let i = 0; i < 5; i++) {
+      await codeField.fill(wrong);
+      await dialog.getByRole('button', { name: say('mobile.continue') }).click();
+      await expect(dialog.getByText(say('messages.invalid-code'))).toBeVisible();
+    }
+    await codeField.fill(code ?? '');
+    await dialog.getByRole('button', { name: say('mobile.continue') }).click();
+    await expect(page.getByText(say('messages.code-locked'))).toHaveCount(1);
+    const countdown = new RegExp(say('mobile.resend-in').replace('{{seconds}}', '\\d+'));
+    await expect(dialog.getByText(countdown)).toHaveCount(1);
   });
 });

@@ -124,6 +124,9 @@ export const resetPasswordSchema = z.object({
 
 export const messageSchema = z.object({ message: z.string() });
 
+/** The reset's answer: the address to sign in with, which the site's login form is filled with. */
+export const resetPasswordAnswerSchema = messageSchema.extend({ Email: z.string().nullable() });
+
 /** The login form (site) and the password grant (server). */
 export const loginSchema = z.object({ username: emailSchema, password: loginPasswordSchema });
 

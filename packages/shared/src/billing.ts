@@ -109,6 +109,21 @@ export const planChangeResponseSchema = z
   .describe('PlanChange');
 export type PlanChangeResponse = z.infer<typeof planChangeResponseSchema>;
 
+/** `GET /api/subscriptions/{id}/plan-change/preview?plan=…`: what confirming a change would do. */
+export const planChangePreviewQuerySchema = z.object({ plan: merchantCodeSchema });
+export const planChangePreviewSchema = z
+  .object({
+    /** `upgrade` starts now and charges `amount`; `downgrade` and `keep` (withdraw a waiting downgrade) charge 0. */
+    kind: z.enum(['upgrade', 'downgrade', 'keep']),
+    /** Whole units of `currency` charged at once when the change is confirmed now. */
+    amount: z.number().int().min(0),
+    currency: z.string(),
+    /** When the new plan starts (ISO 8601): now for an upgrade, the renewal for a downgrade. */
+    startsAt: z.string(),
+  })
+  .describe('PlanChangePreview');
+export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;
+
 /** `POST /api/subscriptions/{id}/pay-now`: the gateway page for an unpaid renewal. */
 export const payNowResponseSchema = z.object({ url: z.string(), invoiceId: z.string() }).describe('PayNow');
 

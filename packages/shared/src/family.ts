@@ -16,6 +16,9 @@ export const subscriptionIdParamSchema = z.object({
   id: z.uuid('The subscription id must be a UUID.'),
 });
 
+/** `DELETE /subscription/{id}/invitation-codes/{code}`: one of the plan's invitation codes. */
+export const invitationOfPlanParamsSchema = subscriptionIdParamSchema.extend(invitationCodeParamSchema.shape);
+
 export const sharedUserParamsSchema = subscriptionIdParamSchema.extend({
   userId: z.uuid('The user id must be a UUID.'),
 });

@@ -56,6 +56,11 @@ export const profileSchema = z
     TestUser: z.boolean(),
     Tags: z.array(z.string()),
     Subscriptions: z.array(subscriptionSchema),
+    /**
+     * When the last Premium period the user owned ended (ISO 8601), or null if they never had
+     * one: with no current subscription, the site tells a lapsed listener it ended, not "not yet".
+     */
+    PremiumEndedAt: z.string().nullable(),
   })
   .describe('Profile');
 

@@ -16,6 +16,12 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/subscription/invitations/abc?x=1')).toBe(
       '/api/subscription/invitations/[redacted]?x=1',
     );
+    expect(redactUrl('/api/subscription/42/invitation-codes/Zk3_secret-code')).toBe(
+      '/api/subscription/42/invitation-codes/[redacted]',
+    );
+    expect(redactUrl('/api/subscription/42/invitation-codes/')).toBe(
+      '/api/subscription/42/invitation-codes/',
+    );
   });
 });
 

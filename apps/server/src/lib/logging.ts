@@ -15,8 +15,8 @@ export type ErrorLog = Pick<FastifyBaseLogger, 'error'>;
 /** Query parameters whose values never reach the log (codes, tokens, passwords). */
 const SECRET_QUERY_PARAMS = /([?&](?:otp|code|token|password|refresh_token|access_token|secret)=)[^&]*/gi;
 
-/** Path segments that are secrets themselves: an invitation code accepted by its URL. */
-const SECRET_PATH_SEGMENTS = /(\/invitations\/)[^/?#]+/gi;
+/** Path segments that are secrets themselves: an invitation code accepted or withdrawn by its URL. */
+const SECRET_PATH_SEGMENTS = /(\/invitations\/|\/invitation-codes\/)[^/?#]+/gi;
 
 /**
  * The request id every log line of a request carries and its answer returns (`x-request-id`):

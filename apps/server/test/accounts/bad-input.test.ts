@@ -73,7 +73,7 @@ describe('bad input to the accounts calls', () => {
         {
           method: 'POST',
           url: '/api/users/register',
-          payload: { Password: 'secret1', Country: 'MN', Otp: '1234' },
+          payload: { Password: 'secret-1', Country: 'MN', Otp: '1234' },
         },
         'Email',
       ],
@@ -89,7 +89,13 @@ describe('bad input to the accounts calls', () => {
         {
           method: 'POST',
           url: '/api/users/register',
-          payload: { Email: 'x@example.mn', Password: 'secret1', Country: 'MN', Language: 'fr', Otp: '1234' },
+          payload: {
+            Email: 'x@example.mn',
+            Password: 'secret-1',
+            Country: 'MN',
+            Language: 'fr',
+            Otp: '1234',
+          },
         },
         'Language',
       ],
@@ -97,7 +103,7 @@ describe('bad input to the accounts calls', () => {
         {
           method: 'POST',
           url: '/api/users/register',
-          payload: { Email: 'x@example.mn', Password: 'secret1', Country: 'MN' },
+          payload: { Email: 'x@example.mn', Password: 'secret-1', Country: 'MN' },
         },
         'Otp',
       ],
@@ -108,7 +114,7 @@ describe('bad input to the accounts calls', () => {
         {
           method: 'POST',
           url: '/api/users/reset-password',
-          payload: { Token: 'short', Password: 'secret1' },
+          payload: { Token: 'short', Password: 'secret-1' },
         },
         'Token',
       ],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/modules/accounts/secrets.js';
 import { grant, lastMessage, requestOtp, validateOtp } from '../helpers/accounts.js';
-import { bearer, STORE } from '../helpers/factories.js';
+import { bearer, createUser, STORE } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -17,7 +18,7 @@ const freshEmail = () => `user${Date.now()}${counter++}@example.mn`;
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/users/register', headers: STORE, payload });
 
-async function registerEmail(email: string, password = 'secret1') {
+async function registerEmail(email: string, password = 'secret-1') {
   t.clock.advance(31_000);
   await requestOtp(t, { email, otpprovider: 'email', language: 'en' });
   const { code } = await lastMessage(t, email);
@@ -44,7 +45,7 @@ describe('e-mail registration and login', () => {
     const created = await register({
       Email: email,
       Username: email,
-      Password: 'secret1',
+      Password: 'secret-1',
       Country: 'AU',
       Language: 'en',
       Otp: message.code,
@@ -59,14 +60,14 @@ describe('e-mail registration and login', () => {
       message: 'Login failed. Please check your details and try again.',
     });
     // An unknown account gets the very same answer, so it does not tell who has an account.
-    const unknown = await grant(t, { grant_type: 'password', username: freshEmail(), password: 'secret1' });
+    const unknown = await grant(t, { grant_type: 'password', username: freshEmail(), password: 'secret-1' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toEqual(wrong.json());
 
     const login = await grant(t, {
       grant_type: 'password',
       username: email,
-      password: 'secret1',
+      password: 'secret-1',
       skip_decryption: 'true',
     });
     expect(login.statusCode).toBe(200);
@@ -82,7 +83,7 @@ describe('e-mail registration and login', () => {
       .where('id', '=', UserId)
       .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^scrypt\$/);
-    expect(stored.password_hash).not.toContain('secret1');
+    expect(stored.password_hash).not.toContain('secret-1');
   });
 
   it('answers 409 from validateotp for an address already in use', async () => {
@@ -94,8 +95,19 @@ describe('e-mail registration and login', () => {
     const answer = await validateOtp(t, { email, otp: code ?? '' });
     expect(answer.statusCode).toBe(409);
     expect(answer.json().message).toContain('already associated with another account');
-    const again = await register({ Email: email, Password: 'secret1', Country: 'MN', Otp: code });
+    const again = await register({ Email: email, Password: 'secret-1', Country: 'MN', Otp: code });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('an account whose password is shorter than new ones may be still signs in with it', async () => {
+    const email = freshEmail();
+    await createUser(t.db, {
+      primary_email: email,
+      password_hash: await hashPassword('secret'),
+      is_verified: true,
+    });
+    const login = await grant(t, { grant_type: 'password', username: email, password: 'secret' });
+    expect(login.statusCode, login.body).toBe(200);
   });
 
   it('refuses registration with a wrong code or bad fields, naming the field, and creates nothing', async () => {
@@ -105,7 +117,7 @@ describe('e-mail registration and login', () => {
     const base = {
       Email: email,
       Username: email,
-      Password: 'secret1',
+      Password: 'secret-1',
       Country: 'MN',
       Language: 'en',
       Otp: code,
@@ -147,7 +159,7 @@ describe('e-mail registration and login', () => {
         (await grant(t, { grant_type: 'password', username: email, password: 'nope-nope' })).statusCode,
       ).toBe(400);
     }
-    const locked = await grant(t, { grant_type: 'password', username: email, password: 'secret1' });
+    const locked = await grant(t, { grant_type: 'password', username: email, password: 'secret-1' });
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBeDefined();
   });
@@ -179,7 +191,10 @@ describe('forgot password', () => {
         payload: { Token: token, Password },
       });
     expect((await reset('12345')).json()).toMatchObject({ field: 'Password' });
-    expect((await reset('new-secret')).statusCode).toBe(200);
+    const changed = await reset('new-secret');
+    expect(changed.statusCode).toBe(200);
+    // The address to sign in with, for the login form that follows (issue 37).
+    expect(changed.json()).toMatchObject({ Email: email });
     const again = await reset('third-secret');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ field: 'Token' });

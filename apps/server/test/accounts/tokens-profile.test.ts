@@ -2,7 +2,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintHmacToken } from '../../src/modules/accounts/hmac.js';
 import { grant, lastMessage, signUpByMobile } from '../helpers/accounts.js';
-import { bearer, createUser, STORE } from '../helpers/factories.js';
+import { bearer, createSubscription, createUser, STORE, singlePackage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -185,9 +185,32 @@ describe('profile, details and logins', () => {
         'TestUser',
         'Tags',
         'Subscriptions',
+        'PremiumEndedAt',
       ].sort(),
     );
-    expect(response.json()).toMatchObject({ PhoneNumber: user.msisdn, Subscriptions: [] });
+    expect(response.json()).toMatchObject({
+      PhoneNumber: user.msisdn,
+      Subscriptions: [],
+      PremiumEndedAt: null,
+    });
+  });
+
+  it('tells when Premium ended for a listener whose last period is over (lapsed)', async () => {
+    const user = await signUpByMobile(t);
+    const pkg = await singlePackage(t.db);
+    const start = new Date(t.clock.now().getTime() - 40 * 86_400_000);
+    const older = await createSubscription(t.db, user.sub, pkg, { start, days: 5 });
+    const last = await createSubscription(t.db, user.sub, pkg, { start, days: 30 });
+    expect(older.end_date < last.end_date).toBe(true);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${user.sub}/profile`,
+      headers: bearer(user.access_token),
+    });
+    expect(response.json()).toMatchObject({
+      Subscriptions: [],
+      PremiumEndedAt: last.end_date.toISOString(),
+    });
   });
 
   it("forbids reading another user's profile or logins (403) and requires a token (401)", async () => {

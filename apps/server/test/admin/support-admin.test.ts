@@ -68,6 +68,19 @@ describe('support', () => {
     expect((await consoleCall(t, support.cookie, 'GET', '/api/admin/users/not-an-id')).statusCode).toBe(404);
   });
 
+  it('shows the owner of a family plan no one has joined yet as its owner, with its seats', async () => {
+    const owner = await subscriber(t, PLAN_CODES.family);
+    const detail = await consoleCall(t, support.cookie, 'GET', `/api/admin/users/${owner.user.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json()).toMatchObject({
+      family: [{ subscriptionId: owner.period.id, owner: { id: owner.user.id }, members: [], seats: 3 }],
+    });
+    // A single plan shares nothing.
+    const single = await subscriber(t, PLAN_CODES.premium);
+    const alone = await consoleCall(t, support.cookie, 'GET', `/api/admin/users/${single.user.id}`);
+    expect(alone.json()).toMatchObject({ family: [] });
+  });
+
   it("extends a period by N days, which the listener's profile shows, and audits it", async () => {
     const buyer = await subscriber(t);
     const before = await profileOf(buyer.user.id);

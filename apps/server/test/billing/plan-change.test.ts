@@ -39,7 +39,14 @@ describe('an upgrade', () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => change(headers, period.id, PLAN_CODES.family)),
     );
-    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    // Asked at once, each is answered with the one change; one that comes after it is done finds
+    // the plan changed already (a loaded machine may let one through that late).
+    const changedAlready = { error: 'bad_request', message: 'You are already on this plan.' };
+    for (const answer of answers) {
+      if (answer.statusCode === 400) expect(answer.json()).toMatchObject(changedAlready);
+      else expect(answer.statusCode, answer.body).toBe(200);
+    }
+    const done = answers.filter((answer) => answer.statusCode === 200);
     const expected = proratedDifference(
       { cost: 9900 },
       { cost: 17900 },
@@ -48,9 +55,9 @@ describe('an upgrade', () => {
     );
     expect(expected).toBeGreaterThan(0);
     expect(expected).toBeLessThan(8000);
-    const invoiceIds = new Set(answers.map((answer) => answer.json().invoiceId));
+    const invoiceIds = new Set(done.map((answer) => answer.json().invoiceId));
     expect(invoiceIds.size).toBe(1);
-    expect(answers.map((answer) => answer.json())).toContainEqual({
+    expect(done.map((answer) => answer.json())).toContainEqual({
       status: 'changed',
       invoiceId: [...invoiceIds][0],
       amount: expected,

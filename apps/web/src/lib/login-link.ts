@@ -26,6 +26,16 @@ export function safeReturnPath(value: string | null | undefined): string | null 
   return value === '/login' ? null : value;
 }
 
+/**
+ * The address the e-mail login form starts with: the one a password reset just set a password
+ * for, handed over in the history entry's state (not in the address, which logs and bookmarks keep).
+ */
+export function loginEmailFromHistory(): string {
+  const state: unknown = typeof window === 'undefined' ? null : window.history.state;
+  const email = state && typeof state === 'object' && 'email' in state ? state.email : null;
+  return typeof email === 'string' ? email : '';
+}
+
 /** What a /login address asks for: the method to open and the path to return to. */
 export function readLoginQuery(search: string): { method: LoginMethod; next: string | null } {
   const query = new URLSearchParams(search);

@@ -71,7 +71,7 @@ export async function resetPassword(
   token: string,
   password: string,
   clientAddress: string,
-): Promise<void> {
+): Promise<{ email: string | null }> {
   const invalid = () => badRequest('This reset link is invalid, expired or already used.', 'Token');
   const triesKey = `reset-token-tries:${clientAddress}`;
   await enforce(deps.throttle, triesKey, LIMITS.resetTokenTries);
@@ -87,7 +87,7 @@ export async function resetPassword(
 
   const passwordHash = await hashPassword(password);
   const now = deps.clock.now();
-  const userId = await deps.db.transaction().execute(async (trx) => {
+  const changed = await deps.db.transaction().execute(async (trx) => {
     // Spent here, atomically: of two requests with one token, one changes the password.
     const spent = await trx
       .updateTable('password_resets')
@@ -98,15 +98,18 @@ export async function resetPassword(
       .returning('user_id')
       .executeTakeFirst();
     if (!spent) return null;
-    await trx
+    const user = await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: now })
       .where('id', '=', spent.user_id)
-      .execute();
-    return spent.user_id;
+      .returning('primary_email')
+      .executeTakeFirst();
+    return { userId: spent.user_id, email: user?.primary_email ?? null };
   });
-  if (!userId) throw invalid();
+  if (!changed) throw invalid();
   // Only failed tries count: a working link gives its try back.
   await deps.throttle.refund(triesKey);
-  await revokeAllForUser(deps, userId);
+  await revokeAllForUser(deps, changed.userId);
+  // The link's holder reads that mailbox already: the address fills the sign-in form next.
+  return { email: changed.email };
 }

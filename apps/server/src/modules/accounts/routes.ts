@@ -5,6 +5,7 @@ import {
   registerByMsisdnSchema,
   registeredSchema,
   requestOtpQuerySchema,
+  resetPasswordAnswerSchema,
   resetPasswordSchema,
   sendRefusalSchema,
   tokenResponseSchema,
@@ -185,12 +186,12 @@ export default async function accountRoutes(api: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Set a new password with the token of a reset link',
         body: resetPasswordSchema,
-        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: { 200: resetPasswordAnswerSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
-      await resetPassword(deps, request.body.Token, request.body.Password, request.ip);
-      return { message: 'Your password has been changed.' };
+      const { email } = await resetPassword(deps, request.body.Token, request.body.Password, request.ip);
+      return { message: 'Your password has been changed.', Email: email };
     },
   );
 

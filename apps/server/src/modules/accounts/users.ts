@@ -156,6 +156,14 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       's.merchant_code',
       's.allow_share',
       's.max_shared_users',
+      // The newest owned period already over (its own index: owner, end date).
+      (eb) =>
+        eb
+          .selectFrom('subscriptions as ended')
+          .select((inner) => inner.fn.max('ended.end_date').as('end_date'))
+          .whereRef('ended.owner_id', '=', 'u.id')
+          .where('ended.end_date', '<=', args.now)
+          .as('premium_ended_at'),
     ])
     .where('u.id', '=', args.userId)
     .where('u.deleted_at', 'is', null)
@@ -216,6 +224,7 @@ export async function getProfile(db: Db, userId: string, now: Date): Promise<Pro
     TestUser: user.test_user,
     Tags: Array.isArray(user.tags) ? user.tags : [],
     Subscriptions: toSubscriptionViews(subscriptions, userId),
+    PremiumEndedAt: user.premium_ended_at ? new Date(user.premium_ended_at).toISOString() : null,
   };
 }
 

@@ -45,6 +45,67 @@ export function proratedDifference(
   return Math.max(0, Math.round(((target.cost - current.cost) * left) / length));
 }
 
+type Subscription = Awaited<ReturnType<typeof ownedSubscription>>;
+type TargetPlan = NonNullable<Awaited<ReturnType<typeof findPlanByCode>>>;
+
+/** What confirming a change to a plan does now, and the rows it is worked out from. */
+export interface PlanChangeQuote {
+  kind: 'upgrade' | 'downgrade' | 'keep';
+  /** Charged at once: the upgrade's prorated difference (its open invoice's, once there is one). */
+  amount: number;
+  currency: string;
+  startsAt: Date;
+  subscription: Subscription;
+  target: TargetPlan;
+  /** The upgrade's invoice key: one invoice per subscription, period and plan. */
+  invoiceKey: string | null;
+}
+
+/**
+ * The one place a plan change is priced: `changePlan` charges what it says, and the preview
+ * (`GET …/plan-change/preview`) shows it before the listener confirms. Refuses what the change
+ * refuses, with the same answers.
+ */
+export async function quotePlanChange(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  subscriptionId: string,
+  merchantCode: string,
+): Promise<PlanChangeQuote> {
+  const now = deps.clock.now();
+  const subscription = await ownedSubscription(deps, userId, subscriptionId);
+  if (subscription.source_type !== 'Web' || subscription.end_date <= now) {
+    throw conflict('Only a current plan bought on this site can be changed.', 'plan_not_changeable');
+  }
+  const target = await findPlanByCode(deps, merchantCode);
+  if (!target) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
+  if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
+    throw badRequest('This plan is not sold on the site.', 'MerchantCode');
+  }
+  const quote = { subscription, target, currency: target.currency, amount: 0, invoiceKey: null };
+  if (target.id === subscription.package_id) {
+    // Choosing the current plan again withdraws a waiting downgrade.
+    if (subscription.next_package_id === null)
+      throw badRequest('You are already on this plan.', 'MerchantCode');
+    return { ...quote, kind: 'keep', startsAt: subscription.end_date };
+  }
+  if (monthly(target) <= monthly(subscription)) {
+    return { ...quote, kind: 'downgrade', startsAt: subscription.end_date };
+  }
+  const invoiceKey = `change:${subscriptionId}:${subscription.end_date.toISOString()}:${target.merchant_code}`;
+  // An upgrade asked for before keeps the amount its invoice was made with.
+  const open = await deps.db
+    .selectFrom('payment_invoices')
+    .select('amount')
+    .where('idempotency_key', '=', invoiceKey)
+    .executeTakeFirst();
+  const periodStart = addMonths(subscription.end_date, -subscription.duration_months);
+  const amount =
+    open?.amount ??
+    proratedDifference(subscription, target, { start: periodStart, end: subscription.end_date }, now);
+  return { ...quote, kind: 'upgrade', amount, startsAt: now, invoiceKey };
+}
+
 /**
  * `POST /api/subscriptions/{id}/change` (product.md §12). An upgrade holds from now and costs
  * the prorated difference, charged once (one invoice per subscription, period and plan, its
@@ -60,47 +121,28 @@ export async function changePlan(
 ): Promise<PlanChangeResponse> {
   await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
   const now = deps.clock.now();
-  const subscription = await ownedSubscription(deps, userId, subscriptionId);
-  if (subscription.source_type !== 'Web' || subscription.end_date <= now) {
-    throw conflict('Only a current plan bought on this site can be changed.', 'plan_not_changeable');
+  const quote = await quotePlanChange(deps, userId, subscriptionId, merchantCode);
+  const { subscription, target } = quote;
+  if (quote.kind === 'keep') {
+    await deps.db
+      .updateTable('subscriptions')
+      .set({ next_package_id: null, updated_at: now })
+      .where('id', '=', subscriptionId)
+      .execute();
+    return { status: 'scheduled', startsAt: subscription.end_date.toISOString() };
   }
-  const target = await findPlanByCode(deps, merchantCode);
-  if (!target) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
-  if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
-    throw badRequest('This plan is not sold on the site.', 'MerchantCode');
-  }
-  if (target.id === subscription.package_id) {
-    // Choosing the current plan again withdraws a waiting downgrade.
-    if (subscription.next_package_id !== null) {
-      await deps.db
-        .updateTable('subscriptions')
-        .set({ next_package_id: null, updated_at: now })
-        .where('id', '=', subscriptionId)
-        .execute();
-      return { status: 'scheduled', startsAt: subscription.end_date.toISOString() };
-    }
-    throw badRequest('You are already on this plan.', 'MerchantCode');
-  }
-
-  if (monthly(target) <= monthly(subscription)) {
+  if (quote.kind === 'downgrade' || quote.invoiceKey === null) {
     return scheduleDowngrade(deps, subscription, target, log);
   }
 
-  const periodStart = addMonths(subscription.end_date, -subscription.duration_months);
-  const amount = proratedDifference(
-    subscription,
-    target,
-    { start: periodStart, end: subscription.end_date },
-    now,
-  );
-  const key = `change:${subscriptionId}:${subscription.end_date.toISOString()}:${target.merchant_code}`;
+  const key = quote.invoiceKey;
   await deps.db
     .insertInto('payment_invoices')
     .values({
       invoice_id: newInvoiceId(target.merchant_code),
       user_id: userId,
       package_id: target.id,
-      amount,
+      amount: quote.amount,
       currency: target.currency,
       created_at: now,
       kind: 'change',
@@ -211,7 +253,7 @@ export async function changePlan(
 
 async function scheduleDowngrade(
   deps: PlanChangeDeps,
-  subscription: Awaited<ReturnType<typeof ownedSubscription>>,
+  subscription: Subscription,
   target: { id: number; name_en: string; name_mn: string; max_shared_users: number; allow_share: boolean },
   log?: ErrorLog,
 ): Promise<PlanChangeResponse> {

@@ -4,6 +4,8 @@ import {
   payInvoiceResponseSchema,
   paymentHistorySchema,
   payNowResponseSchema,
+  planChangePreviewQuerySchema,
+  planChangePreviewSchema,
   planChangeRequestSchema,
   planChangeResponseSchema,
   receiptSchema,
@@ -18,7 +20,7 @@ import { billingOverview, payRenewalNow, resumeAutoRenew } from './billing-view.
 import { paymentHistory, paymentReceipt } from './history.js';
 import { registerBillingJobs } from './jobs.js';
 import { payInvoice } from './pay-invoice.js';
-import { changePlan } from './plan-change.js';
+import { changePlan, quotePlanChange } from './plan-change.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const subscriptionParams = z.object({ id: z.uuid() });
@@ -81,6 +83,31 @@ export default async function billingRoutes(app: FastifyInstance) {
       },
     },
     (request) => changePlan(deps, request.userId, request.params.id, request.body.MerchantCode, request.log),
+  );
+
+  routes.get(
+    '/subscriptions/:id/plan-change/preview',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['billing'],
+        summary: 'What changing to a plan would charge now and when it starts; changes nothing',
+        description:
+          'Priced by the same function as `POST /subscriptions/{id}/change`, with its refusals: 400, 403 for a member, 404, 409 `plan_not_changeable`.',
+        params: subscriptionParams,
+        querystring: planChangePreviewQuerySchema,
+        response: { 200: planChangePreviewSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const quote = await quotePlanChange(deps, request.userId, request.params.id, request.query.plan);
+      return {
+        kind: quote.kind,
+        amount: quote.amount,
+        currency: quote.currency,
+        startsAt: quote.startsAt.toISOString(),
+      };
+    },
   );
 
   routes.post(

@@ -87,6 +87,8 @@ function subscriptionsOf(deps: Pick<Deps, 'db'>) {
       's.grace_until',
       'p.merchant_code',
       'p.name_en',
+      'p.allow_share',
+      'p.max_shared_users',
     ]);
 }
 type SubscriptionRow = Awaited<ReturnType<ReturnType<typeof subscriptionsOf>['executeTakeFirstOrThrow']>>;
@@ -130,8 +132,15 @@ export async function userDetail(deps: SupportDeps, id: string) {
       .where('m.subscription_id', '=', row.id)
       .execute();
     const owner = row.owner_id === id ? user : await userRow(deps, row.owner_id);
-    if (members.length === 0 || !owner) continue;
-    family.push({ subscriptionId: row.id, owner: toUserSummary(owner), members: members.map(toUserSummary) });
+    if (!owner) continue;
+    // The owner of a plan that shares owns it even before anyone joins (issue 37).
+    if (members.length === 0 && !(row.owner_id === id && row.allow_share)) continue;
+    family.push({
+      subscriptionId: row.id,
+      owner: toUserSummary(owner),
+      members: members.map(toUserSummary),
+      seats: row.max_shared_users,
+    });
   }
   const payments = await db
     .selectFrom('payment_invoices as i')

@@ -4,6 +4,7 @@ import {
   createdInvitationSchema,
   invitationCodeParamSchema,
   invitationCodesSchema,
+  invitationOfPlanParamsSchema,
   sharedUserParamsSchema,
   sharedUsersSchema,
   subscriptionIdParamSchema,
@@ -13,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createInvitationCode, listInvitationCodes } from './invitation-codes.js';
 import { acceptInvitation } from './invitation-single-use.js';
+import { withdrawInvitation } from './invitation-withdrawal.js';
 import { leavePlan } from './leave-plan.js';
 import { listSharedUsers, removeSharedUser } from './members.js';
 
@@ -51,6 +53,27 @@ export default async function familyRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const created = await createInvitationCode(app.deps, request.params.id, request.userId);
       return reply.code(201).send({ Code: created.code, ExpiresAt: created.expiresAt.toISOString() });
+    },
+  );
+
+  api.delete(
+    '/subscription/:id/invitation-codes/:code',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Withdraw an unused invitation: its link stops working at once and its seat is free',
+        description:
+          '204 when withdrawn; 404 alike for a used, expired or unknown code and for anyone but the owner.',
+        params: invitationOfPlanParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, code } = request.params;
+      await withdrawInvitation(app.deps, id, request.userId, code);
+      request.log.info({ subscriptionId: id, userId: request.userId }, 'family invitation withdrawn');
+      return reply.code(204).send(null);
     },
   );
 

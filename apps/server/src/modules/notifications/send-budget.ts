@@ -55,11 +55,15 @@ const prefixOf = (msisdn: string) => msisdn.slice(0, -4);
  * strangers (SMS pumping, mail bombing), all or none (security.md "Sends"):
  *
  * 1. the recipient's own limits (`perRecipient`, cheap and specific, first);
- * 2. for a text, the number's prefix (`SMS_PER_PREFIX_HOURLY`);
- * 3. the client's network: a visitor has `SENDS_PER_CLIENT_HOURLY` free sends an hour, then each
+ * 2. the client's network: a visitor has `SENDS_PER_CLIENT_HOURLY` free sends an hour, then each
  *    needs a solved challenge (429 `challenge_required` carries one); every send counts toward
  *    the hard cap `SENDS_PER_CLIENT_HOURLY_MAX`, when no challenge helps (429 `network_limit`);
+ * 3. for a text, the number's prefix (`SMS_PER_PREFIX_HOURLY`);
  * 4. for a text, the whole site's hourly budget.
+ *
+ * The shared budgets (prefix, site) come after the client's own, so a burst from one network
+ * that its own budget refuses never holds, even for the moment before its refunds, a count that
+ * other listeners of the prefix or the site need.
  *
  * A refusal gives back what the request had taken, so it leaves no count behind (a listener
  * asked for a challenge retries at once, not after the 30 s resend wait); each take is one atomic
@@ -81,9 +85,6 @@ export async function takeSendBudget(
   };
   try {
     for (const step of perRecipient) await take(step);
-    if (request.channel === 'sms')
-      await take([`sends:prefix:${prefixOf(request.recipient)}`, smsPerPrefix(config.SMS_PER_PREFIX_HOURLY)]);
-
     const hardCap: BudgetStep = [
       `sends:client:${network}`,
       sendsFromClient(config.SENDS_PER_CLIENT_HOURLY_MAX),
@@ -93,7 +94,10 @@ export async function takeSendBudget(
       else await takeFreeSend(deps, network, hardCap, taken);
     }
     await take(hardCap);
-    if (request.channel === 'sms') await take(['sends:sms:site', smsBudget(config.SMS_HOURLY_BUDGET)]);
+    if (request.channel === 'sms') {
+      await take([`sends:prefix:${prefixOf(request.recipient)}`, smsPerPrefix(config.SMS_PER_PREFIX_HOURLY)]);
+      await take(['sends:sms:site', smsBudget(config.SMS_HOURLY_BUDGET)]);
+    }
   } catch (error) {
     await Promise.all(taken.map((key) => throttle.refund(key)));
     throw error;

@@ -48,7 +48,8 @@ export interface MessageView {
 export interface UserDetail {
   user: UserSummary & { language: string };
   subscriptions: SubscriptionView[];
-  family: { subscriptionId: string; owner: UserSummary; members: UserSummary[] }[];
+  /** Shared plans the listener owns (members may be none yet) or has joined; `seats` for members. */
+  family: { subscriptionId: string; owner: UserSummary; members: UserSummary[]; seats: number }[];
   payments: PaymentView[];
   messages: MessageView[];
   activeSessions: number;

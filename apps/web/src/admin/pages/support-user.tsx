@@ -118,6 +118,7 @@ export default function SupportUserPage({ userId, role }: { userId: string; role
                 {t('support.owner')}:{' '}
                 <Link href={`/support/users/${group.owner.id}`}>{nameOf(group.owner)}</Link>
               </p>
+              <p>{t('support.members', { members: group.members.length, seats: group.seats })}</p>
               <ul>
                 {group.members.map((member) => (
                   <li key={member.id}>

@@ -36,7 +36,9 @@ export async function requestOtp(
       query,
       errors: {
         messages: { ...SEND_REFUSAL_MESSAGES, other: failed },
-        toast: { ...SEND_REFUSAL_TOASTS, other: failed },
+        // Every refusal is shown once, in the form that asked (issue 37: not toasted as well);
+        // only 'OTP already sent' is toasted, as the flow moves on to the code without an error.
+        toast: SEND_REFUSAL_TOASTS,
       },
     });
     return { resendIn, alreadySent: false };

@@ -14,7 +14,7 @@ export function forgotPassword(email: string) {
  * the server's own schema first, so a 400 is about the link.
  */
 export function resetPassword(token: string, password: string) {
-  return apiRequest<{ message: string }>('/api/users/reset-password', {
+  return apiRequest<{ message: string; Email: string | null }>('/api/users/reset-password', {
     method: 'POST',
     json: { Token: token, Password: password },
     errors: { messages: { 400: 'accounts:reset.invalid', other: 'accounts:messages.forgot-failed' } },

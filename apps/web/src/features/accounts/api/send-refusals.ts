@@ -25,10 +25,12 @@ const CHALLENGE_REASONS: readonly string[] = [
   SEND_REFUSALS.challengeUsed,
 ];
 
-/** Toasts of a send's refusals: each in its own text, none for a challenge (shown in the dialog). */
+/**
+ * Toasts of a send's refusals: only "a code went out moments ago", which is no error (the flow
+ * moves on to the code); every other refusal is shown once, in the form that asked.
+ */
 export const SEND_REFUSAL_TOASTS: ToastMessages = {
-  ...SEND_REFUSAL_MESSAGES,
-  ...Object.fromEntries(CHALLENGE_REASONS.map((reason) => [reason, false])),
+  [SEND_REFUSALS.recentlySent]: SEND_REFUSAL_MESSAGES[SEND_REFUSALS.recentlySent],
 };
 
 /** The proof-of-work challenge a refused send carries (to solve, then send again), if any. */

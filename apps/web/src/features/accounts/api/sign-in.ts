@@ -23,7 +23,8 @@ export function grantByPassword(username: string, password: string): Promise<Tok
     { grant_type: 'password', username, password, skip_decryption: 'true' },
     {
       messages: { 429: 'accounts:messages.too-many-attempts', other: 'accounts:messages.email-login-failed' },
-      toast: { other: 'accounts:toast.login-failed' },
+      // The hold-back (429) is told once, in the form; a failed login also toasts (product.md §8).
+      toast: { 429: false, other: 'accounts:toast.login-failed' },
     },
   );
 }

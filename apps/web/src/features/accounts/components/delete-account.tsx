@@ -11,7 +11,7 @@ import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { type DeletionProof, useDeleteAccount } from '../api/delete-account';
 import { type OtpTarget, requestOtp } from '../api/otp';
-import { challengeOf } from '../api/send-refusals';
+import { challengeOf, isChallengeRequest } from '../api/send-refusals';
 import { useCountdown } from '../hooks/use-countdown';
 import styles from './self-service.module.css';
 import { SendChallenge } from './send-challenge';
@@ -63,6 +63,7 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
   const sendCode = async (proof?: string) => {
     if (!destination) return;
     setSending(true);
+    setFailure('');
     try {
       // A code sent moments ago (429) is still the one to enter; the wait is the server's.
       const sent = await requestOtp(destination.target, i18n.language, {
@@ -73,9 +74,10 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
       resend.start(sent.resendIn);
       setCodeSent(true);
     } catch (error) {
-      // A busy network's check comes first (security.md "Sends"); requestOtp has toasted any
-      // other failure in its own words (product.md §8).
+      // A busy network's check comes first (security.md "Sends"); any other refusal is shown
+      // once, below, in its own words (product.md §8).
       setChallenge(challengeOf(error));
+      if (!isChallengeRequest(error)) setFailure(userMessage(error));
     } finally {
       setSending(false);
     }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { lazyZodResolver } from '@/lib/lazy-resolver';
+import { loginEmailFromHistory } from '@/lib/login-link';
 import { signInWithPassword } from '../api/sign-in';
 import type { emailLoginSchema } from '../form-schemas';
 import styles from './login-modal.module.css';
@@ -24,7 +25,8 @@ export function EmailLoginForm({ onSignedIn, onForgot, onCreate }: Props) {
   const [failure, setFailure] = useState('');
   const form = useForm<Values, unknown, z.output<typeof emailLoginSchema>>({
     resolver,
-    defaultValues: { email: '', password: '' },
+    // After a password reset, the address it was for (issue 37).
+    defaultValues: { email: loginEmailFromHistory(), password: '' },
   });
   const { errors, isSubmitting } = form.formState;
 

@@ -89,7 +89,8 @@ export function MobileLogin({ onSignedIn }: { onSignedIn(): void }) {
         </button>
       )}
       <div className={styles.links}>
-        {login.secondsToResend > 0 ? (
+        {/* A spent code's button above already counts down to the new one (issue 37: not twice). */}
+        {state.spent ? null : login.secondsToResend > 0 ? (
           <span className={styles.muted}>{t('mobile.resend-in', { seconds: login.secondsToResend })}</span>
         ) : (
           <button

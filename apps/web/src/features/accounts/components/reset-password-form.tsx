@@ -37,9 +37,9 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   const submit = form.handleSubmit(async ({ password }) => {
     setFailure('');
     try {
-      await resetPassword(token, password);
+      const { Email } = await resetPassword(token, password);
       toast.success(t('reset.done'));
-      navigate(loginHref({ method: 'email' }));
+      navigate(loginHref({ method: 'email' }), { state: { email: Email ?? '' } });
     } catch (error) {
       setFailure(userMessage(error));
     }

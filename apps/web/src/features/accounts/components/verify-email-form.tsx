@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { OTP_VERDICT_MESSAGES, requestOtp, verifyEmailCode } from '../api/otp';
-import { challengeOf } from '../api/send-refusals';
+import { challengeOf, isChallengeRequest } from '../api/send-refusals';
 import { useCountdown } from '../hooks/use-countdown';
 import { CodeBoxes } from './code-boxes';
 import styles from './login-modal.module.css';
@@ -67,9 +67,10 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
       }
       countdown.start(sent.resendIn);
     } catch (error) {
-      // A busy network's check comes first (security.md "Sends"); any other refusal was toasted
-      // in its own words, and the countdown stays at zero to try again.
+      // A busy network's check comes first (security.md "Sends"); any other refusal is shown
+      // here in its own words, and the countdown stays at zero to try again.
       setChallenge(challengeOf(error));
+      if (!isChallengeRequest(error)) setFailure(userMessage(error));
     }
     setBusy(false);
   };
@@ -101,7 +102,8 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
         </button>
       )}
       <div className={styles.links}>
-        {countdown.secondsLeft > 0 ? (
+        {/* A spent code's button above already counts down to the new one (issue 37: not twice). */}
+        {spent ? null : countdown.secondsLeft > 0 ? (
           <span className={styles.muted}>{t('mobile.resend-in', { seconds: countdown.secondsLeft })}</span>
         ) : (
           <button type="button" className="link-button" disabled={busy} onClick={() => void resend()}>

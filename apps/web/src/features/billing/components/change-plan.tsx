@@ -3,8 +3,10 @@ import { localized } from '@tunes/shared/premium-rules';
 import type { SubscriptionView } from '@tunes/shared/profile';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import { formatDate, formatPrice } from '@/lib/format';
 import { useChangePlan } from '../api/change-plan';
+import { usePlanChangePreview } from '../api/get-plan-change-preview';
 import { usePlanChoices } from '../api/get-plan-choices';
 import { monthlyCost, planChangeKind, seatsOf } from '../plan-change-kind';
 import styles from './billing.module.css';
@@ -27,8 +29,12 @@ export function ChangePlan({
 }) {
   const { t, i18n } = useTranslation('billing');
   const language = i18n.language;
-  const [open, setOpen] = useState(false);
-  const [choice, setChoice] = useState<string | null>(null);
+  // /premium links a subscriber's "change to this plan" here as `?change=<MerchantCode>`: the
+  // step opens with that plan chosen, waiting for Confirm (issue 37).
+  const asked = new URLSearchParams(useSearch()).get('change');
+  const askedOther = asked && asked !== subscription.PackageCost.MerchantCode ? asked : null;
+  const [open, setOpen] = useState(askedOther !== null);
+  const [choice, setChoice] = useState<string | null>(askedOther);
   const [result, setResult] = useState('');
   const plans = usePlanChoices(open);
   const change = useChangePlan(renewal.subscriptionId);
@@ -49,6 +55,14 @@ export function ChangePlan({
   const current = choices.find((plan) => plan.MerchantCode === currentCode);
   const chosen = choices.find((plan) => plan.MerchantCode === choice);
   const busy = change.isPending || (change.isSuccess && change.data.status === 'payment_required');
+  // The amount is on screen before Confirm (issue 37): an upgrade waits for its preview.
+  const preview = usePlanChangePreview(
+    renewal.subscriptionId,
+    chosen && chosen.MerchantCode !== currentCode ? chosen.MerchantCode : null,
+  );
+  const awaitingAmount = Boolean(
+    chosen && planChangeKind(current, chosen) === 'upgrade' && preview.isPending,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -151,6 +165,7 @@ export function ChangePlan({
                 renewal={renewal}
                 hasCard={hasCard}
                 isCurrent={chosen.MerchantCode === currentCode}
+                preview={preview}
               />
             )}
           </div>
@@ -158,7 +173,7 @@ export function ChangePlan({
             <button
               type="submit"
               className="button button--primary"
-              disabled={!chosen || busy}
+              disabled={!chosen || busy || awaitingAmount}
               aria-busy={busy}
             >
               {busy ? t('change.changing') : t('change.confirm')}
@@ -188,12 +203,14 @@ function ChoiceOutcome({
   renewal,
   hasCard,
   isCurrent,
+  preview,
 }: {
   chosen: Plan;
   current: Plan | undefined;
   renewal: Renewal;
   hasCard: boolean;
   isCurrent: boolean;
+  preview: ReturnType<typeof usePlanChangePreview>;
 }) {
   const { t, i18n } = useTranslation('billing');
   const language = i18n.language;
@@ -205,9 +222,12 @@ function ChoiceOutcome({
   };
   if (planChangeKind(current, chosen) === 'upgrade') {
     return (
-      <p className={styles.note}>
-        {t('change.upgrade', values)} {hasCard ? t('change.upgrade-card') : t('change.upgrade-link')}
-      </p>
+      <>
+        <p className={styles.note}>
+          {t('change.upgrade', values)} {hasCard ? t('change.upgrade-card') : t('change.upgrade-link')}
+        </p>
+        <ChargeNow preview={preview} />
+      </>
     );
   }
   return (
@@ -216,6 +236,22 @@ function ChoiceOutcome({
       {current &&
         seatsOf(chosen) < seatsOf(current) &&
         t('change.downgrade-seats', { ...values, count: seatsOf(chosen) })}
+    </p>
+  );
+}
+
+/** The exact amount an upgrade charges on Confirm and the date the plan starts, from the server. */
+function ChargeNow({ preview }: { preview: ReturnType<typeof usePlanChangePreview> }) {
+  const { t, i18n } = useTranslation('billing');
+  const language = i18n.language;
+  if (preview.isPending) return <p className={styles.note}>{t('change.preview-loading')}</p>;
+  if (preview.isError) return <p role="alert">{preview.error.message}</p>;
+  return (
+    <p className={styles.chargeNow}>
+      {t('change.charge-now', {
+        amount: formatPrice(preview.data.amount, preview.data.currency, language),
+        date: formatDate(preview.data.startsAt, language),
+      })}
     </p>
   );
 }

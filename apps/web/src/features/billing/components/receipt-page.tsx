@@ -1,4 +1,5 @@
 import type { Receipt } from '@tunes/shared/billing';
+import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import { localized } from '@tunes/shared/premium-rules';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -40,6 +41,8 @@ function ReceiptDetails({ receipt }: { receipt: Receipt }) {
   const { t, i18n } = useTranslation('billing');
   const language = i18n.language;
   const price = (amount: number) => formatPrice(amount, receipt.currency, language);
+  // Written as the site writes numbers elsewhere ("+976 88112233"), not as stored.
+  const phone = receipt.buyer.phone && formatPhoneForDisplay(receipt.buyer.phone);
   return (
     <>
       <div className={styles.parties}>
@@ -57,11 +60,11 @@ function ReceiptDetails({ receipt }: { receipt: Receipt }) {
             {t('receipt.buyer')}
           </h2>
           <p className={styles.party}>
-            {receipt.buyer.name && <strong>{receipt.buyer.name}</strong>}
-            {/* A listener without a name is named by their number or address: said once. */}
-            {receipt.buyer.phone && receipt.buyer.phone !== receipt.buyer.name && (
-              <span>{receipt.buyer.phone}</span>
+            {receipt.buyer.name && (
+              <strong>{receipt.buyer.name === receipt.buyer.phone ? phone : receipt.buyer.name}</strong>
             )}
+            {/* A listener without a name is named by their number or address: said once. */}
+            {phone && receipt.buyer.phone !== receipt.buyer.name && <span>{phone}</span>}
             {receipt.buyer.email && receipt.buyer.email !== receipt.buyer.name && (
               <span>{receipt.buyer.email}</span>
             )}

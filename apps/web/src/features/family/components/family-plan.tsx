@@ -68,7 +68,7 @@ function OwnerView({
             {t('invite.button')}
           </button>
         )}
-        <InviteLinks codes={codes.data?.Codes ?? []} />
+        <InviteLinks subscriptionId={subscriptionId} codes={codes.data?.Codes ?? []} />
         <p className={styles.finePrint}>{t('invite.fine-print')}</p>
       </div>
 

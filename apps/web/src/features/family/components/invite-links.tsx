@@ -1,6 +1,9 @@
 import { invitationLink } from '@tunes/shared/family-codes';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { toast } from '@/lib/toast';
+import { useWithdrawInvitation } from '../api/withdraw-invitation';
 import styles from './family.module.css';
 
 async function copyText(text: string, field: HTMLInputElement | null): Promise<void> {
@@ -13,45 +16,82 @@ async function copyText(text: string, field: HTMLInputElement | null): Promise<v
   }
 }
 
-/** Each generated link in a read-only field with a Copy button (product.md §2). */
-export function InviteLinks({ codes }: { codes: string[] }) {
+/** Each unused link in a read-only field with Copy and Withdraw (product.md §2, §4). */
+export function InviteLinks({ subscriptionId, codes }: { subscriptionId: string; codes: string[] }) {
   const { t } = useTranslation('family');
+  const withdraw = useWithdrawInvitation(subscriptionId);
+  // The link whose withdrawal is being asked about, with its number in the list.
+  const [asking, setAsking] = useState<{ code: string; number: number } | null>(null);
   if (codes.length === 0) return null;
+  const onConfirm = () => {
+    if (!asking) return;
+    withdraw.mutate(asking.code, {
+      onSuccess: () => toast.success(t('invite.withdrawn')),
+      onSettled: () => setAsking(null),
+    });
+  };
   return (
-    <ul className={styles.links} aria-label={t('invite.links')}>
-      {codes.map((code, index) => {
-        const link = invitationLink(location.origin, code);
-        const id = `invite-link-${index}`;
-        return (
-          <li key={code} className={styles.linkRow}>
-            <label className="visually-hidden" htmlFor={id}>
-              {t('invite.link-label', { number: index + 1 })}
-            </label>
-            <input
-              id={id}
-              className={`input ${styles.linkField}`}
-              value={link}
-              readOnly
-              onFocus={(event) => event.currentTarget.select()}
-            />
-            <button
-              type="button"
-              className={`button button--ghost ${styles.copy}`}
-              aria-label={t('invite.copy-label', { number: index + 1 })}
-              onClick={async () => {
-                try {
-                  await copyText(link, document.getElementById(id) as HTMLInputElement | null);
-                  toast.success(t('invite.copied'));
-                } catch (error) {
-                  console.error('Copying the link failed', error);
-                }
-              }}
-            >
-              {t('invite.copy')}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className={styles.links} aria-label={t('invite.links')}>
+        {codes.map((code, index) => {
+          const link = invitationLink(location.origin, code);
+          const id = `invite-link-${index}`;
+          return (
+            <li key={code} className={styles.linkRow}>
+              <label className="visually-hidden" htmlFor={id}>
+                {t('invite.link-label', { number: index + 1 })}
+              </label>
+              <input
+                id={id}
+                className={`input ${styles.linkField}`}
+                value={link}
+                readOnly
+                onFocus={(event) => event.currentTarget.select()}
+              />
+              <div className={styles.linkActions}>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  aria-label={t('invite.copy-label', { number: index + 1 })}
+                  onClick={async () => {
+                    try {
+                      await copyText(link, document.getElementById(id) as HTMLInputElement | null);
+                      toast.success(t('invite.copied'));
+                    } catch (error) {
+                      console.error('Copying the link failed', error);
+                    }
+                  }}
+                >
+                  {t('invite.copy')}
+                </button>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  aria-label={t('invite.withdraw-label', { number: index + 1 })}
+                  aria-haspopup="dialog"
+                  disabled={withdraw.isPending && withdraw.variables === code}
+                  onClick={() => setAsking({ code, number: index + 1 })}
+                >
+                  {t('invite.withdraw')}
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {asking && (
+        <ConfirmDialog
+          title={t('invite.withdraw-title', { number: asking.number })}
+          confirmLabel={t('invite.withdraw')}
+          cancelLabel={t('invite.withdraw-keep')}
+          busy={withdraw.isPending}
+          danger
+          onConfirm={onConfirm}
+          onCancel={() => setAsking(null)}
+        >
+          <p>{t('invite.withdraw-text')}</p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }

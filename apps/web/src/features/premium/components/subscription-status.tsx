@@ -13,11 +13,12 @@ import { StoreNote } from './store-note';
 
 /**
  * The subscription block of /profile (product.md §2/§4): Active or Inactive; while the end date is in
- * the future the package, dates and auto-renew; the store note; Go Premium without one; and
+ * the future the package, dates and auto-renew; the store note; Go Premium without one (or when
+ * the last one ended, for a lapsed listener); and
  * cancelling Premium for the owner of a card subscription that still renews.
  */
 export function SubscriptionStatus({ profile }: { profile: Profile }) {
-  const { t } = useTranslation('premium');
+  const { t, i18n } = useTranslation('premium');
   const subscription = currentSubscription(profile);
   const active = subscription ? isSubscriptionActive(subscription) : false;
   return (
@@ -37,7 +38,12 @@ export function SubscriptionStatus({ profile }: { profile: Profile }) {
       <StoreNote subscription={subscription} />
       {!subscription && (
         <>
-          <p>{t('status.none')}</p>
+          {/* A lapsed listener had Premium: not "not yet", but when it ended and the way back. */}
+          <p>
+            {profile.PremiumEndedAt
+              ? t('status.ended', { date: formatDate(profile.PremiumEndedAt, i18n.language) })
+              : t('status.none')}
+          </p>
           <Link href="/premium" className="button button--primary">
             {t('status.go-premium')}
           </Link>
