@@ -1,8 +1,7 @@
-import { ERROR_CODES } from '@tunes/shared/errors';
-import { type Redis, ReplyError } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { AppError } from './errors.js';
+import { whileReachable } from './throttle.js';
 
 declare module '../db/schema.js' {
   interface Database {
@@ -140,20 +139,9 @@ export class RedisRevocationStore implements RevocationStore {
   }
 
   async add(_db: Kysely<Database>, sessionIds: readonly string[], until: number): Promise<void> {
-    try {
-      await this.#redis.revokedSessionsAdd(...this.#keys, until, ...sessionIds);
-    } catch (error) {
-      // As the limits do (lib/throttle.ts): Redis unreachable is an outage to retry, not a 500.
-      // Nothing was revoked yet (tokens.ts records first), so the retry ends every sign-in.
-      if (error instanceof ReplyError) throw error;
-      throw new AppError(
-        503,
-        ERROR_CODES.unavailable,
-        'The service is temporarily unavailable. Please try again shortly.',
-        {},
-        { 'retry-after': '5' },
-      );
-    }
+    // As the limits do: Redis unreachable is an outage to retry (503), not a 500. Nothing was
+    // revoked yet (tokens.ts records first), so the retry ends every sign-in.
+    await whileReachable(() => this.#redis.revokedSessionsAdd(...this.#keys, until, ...sessionIds));
   }
 
   async read(all: boolean): Promise<Revocation[]> {

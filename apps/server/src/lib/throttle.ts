@@ -244,7 +244,7 @@ const OUTAGE_RETRY_SECONDS = 5;
  * the call answers 503 with Retry-After (an outage, not the client's fault), never a 500 and
  * never a pass. A Redis error answer (a script bug) stays an error.
  */
-async function whileReachable<T>(command: () => Promise<T>): Promise<T> {
+export async function whileReachable<T>(command: () => Promise<T>): Promise<T> {
   try {
     return await command();
   } catch (error) {

@@ -1,9 +1,8 @@
 import type { Deps } from '../../deps.js';
+import { type Lang, languageOf } from '../../lib/message-language.js';
 import type { Channel } from '../notifications/schema.js';
-import { type Lang, languageOf } from './messages.js';
 
 /** Every message to an account goes through the one in notifications (used across modules). */
-export { sendToAccount } from '../notifications/send-to-account.js';
 
 /** The account that holds this number (sms) or e-mail address now, if any, with its messages' language. */
 export async function holderOf(

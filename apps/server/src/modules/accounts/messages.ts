@@ -2,8 +2,6 @@ import { OTP_TTL_SECONDS, PASSWORD_RESET_TTL_SECONDS } from '@tunes/shared/accou
 
 import type { Lang } from '../../lib/message-language.js';
 
-export { type Lang, languageOf } from '../../lib/message-language.js';
-
 const minutes = (seconds: number) => Math.round(seconds / 60);
 
 /** Texts of the messages the accounts module sends, in the user's language. */

@@ -3,10 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
+import { languageOf } from '../../lib/message-language.js';
 import { enforce } from '../../lib/throttle.js';
 import { takeSendBudget } from '../notifications/send-budget.js';
-import { sendToAccount } from './account-outbox.js';
-import { accountMessages, languageOf } from './messages.js';
+import { sendToAccount } from '../notifications/send-to-account.js';
+import { accountMessages } from './messages.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 import { revokeAllForUser } from './tokens.js';
 

@@ -4,9 +4,10 @@ import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
+import { languageOf } from '../../lib/message-language.js';
 import { enforce } from '../../lib/throttle.js';
-import { sendToAccount } from './account-outbox.js';
-import { accountMessages, languageOf } from './messages.js';
+import { sendToAccount } from '../notifications/send-to-account.js';
+import { accountMessages } from './messages.js';
 import { checkOtp, codeRefusal, consumeOtp, createOtp } from './otp.js';
 import { findUserByMsisdn, getUser, isUniqueViolation } from './users.js';
 

@@ -4,12 +4,12 @@ import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, User } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Lang } from '../../lib/message-language.js';
 import {
   type SubscriptionRow,
   toSubscriptionViews,
   userSubscriptionsQuery,
 } from '../subscriptions/queries.js';
-import type { Lang } from './messages.js';
 
 type Db = Kysely<Database>;
 
