@@ -26,6 +26,8 @@
 // The server: production never mounts the sandboxes or /dev (DESIGN §7), so the built server runs
 // as a staging site (NODE_ENV=development, JSON logs, no API docs) with its in-process sandboxes
 // (bench/lib/app-server.mjs); BENCH_REDIS_URL gives it REDIS_URL (limits in Redis).
+// BENCH_LAUNCH_PROCESSES (1) server processes share the database (DESIGN §1's scale-out: the API
+// is stateless); the generator spreads its requests over them in turn, as a balancer would.
 // Afterwards the books are checked (`GET /dev/books?graceSeconds=0`, the check of
 // `npm run admin -- books:check`, without the grace given to captures on their way).
 // Prints each step's count, errors and p50/p90/p99/max in ms, completed journeys a second, the CPU
@@ -52,6 +54,8 @@ const settings = {
   listenerRequestsPerSecond: number('BENCH_LAUNCH_LISTENER_RPS', 1000),
   refreshEvery: number('BENCH_LAUNCH_REFRESH_EVERY', 5),
   listeners: number('BENCH_LAUNCH_LISTENERS', 20_000),
+  /** Server processes on the one database, the load spread over them as a balancer would. */
+  processes: number('BENCH_LAUNCH_PROCESSES', 1),
   drainSeconds: 60,
 };
 const log = (line) => process.stdout.write(`${line}\n`);
@@ -87,7 +91,7 @@ const results = {
   },
 };
 let database;
-let server;
+let servers = [];
 try {
   let webDir = path.join(root, 'apps/web/dist');
   if (process.env.BENCH_NO_BUILD !== '1') {
@@ -104,29 +108,39 @@ try {
   const listenersFile = path.join(work, 'listeners.json');
   writeFileSync(listenersFile, JSON.stringify(listeners));
 
-  server = await startAppServer(root, {
-    databaseUrl: database.url,
-    webDir,
-    sandboxes: true,
-    env: {
-      TRUST_PROXY: '127.0.0.1',
-      SMS_HOURLY_BUDGET: '1000000',
-      ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
-    },
-  });
+  // One after another: each migrates and seeds on start, and finds the work done by the first.
+  for (let index = 0; index < settings.processes; index++) {
+    servers.push(
+      await startAppServer(root, {
+        databaseUrl: database.url,
+        webDir,
+        sandboxes: true,
+        env: {
+          TRUST_PROXY: '127.0.0.1',
+          SMS_HOURLY_BUDGET: '1000000',
+          ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
+        },
+      }),
+    );
+  }
+  const [server] = servers;
   const settingsFile = path.join(work, 'load.json');
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, baseUrl: server.baseUrl, listenersFile }));
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({ ...settings, baseUrls: servers.map((each) => each.baseUrl), listenersFile }),
+  );
   log(
     `[${elapsed()}] launch day: ${settings.journeysPerSecond} journeys/s and ${settings.listenerRequestsPerSecond} listener calls/s, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s measured`,
   );
-  const serverCpuBefore = cpuMs(server.pid);
+  const serversCpu = () => servers.reduce((total, each) => total + cpuMs(each.pid), 0);
+  const serverCpuBefore = serversCpu();
   const backendsBefore = new Map((await database.pids()).map((pid) => [pid, cpuMs(pid)]));
   const figures = await runLoad(settingsFile);
   const backendsAfter = await database.pids();
   const wallSeconds = figures.loadSeconds;
   const cores = (ms) => Math.round((ms / 1000 / wallSeconds) * 100) / 100;
   results.cpuCores = {
-    server: cores(cpuMs(server.pid) - serverCpuBefore),
+    server: cores(serversCpu() - serverCpuBefore),
     // Backends that closed during the run are not counted; new ones from their start.
     postgres: cores(
       backendsAfter.reduce(
@@ -150,7 +164,7 @@ try {
   };
   results.budget = launchBudgets(results);
 } finally {
-  await server?.stop();
+  await Promise.all(servers.map((each) => each.stop()));
   await database?.drop();
   rmSync(work, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
 // Prints the time, rate and process CPU of each phase, then checks the exactly-once counts.
 // Options (environment): BENCH_RENEWALS (100000), BENCH_POSTGRES_URL (default DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:5432/postgres; a database tunes_renewals_<pid> is created there
-//   and dropped), BENCH_PGLITE=1 to run on the embedded database instead.
+//   and dropped), BENCH_PGLITE=1 to run on the embedded database instead, BENCH_NO_BUILD=1.
 // The mix: 90 % saved cards that pay, 5 % cards that decline (a retry is scheduled), 5 % without
 // a card (the reminder carries a payment link; unpaid at the end, the period lapses).
 import { spawnSync } from 'node:child_process';
@@ -20,21 +20,21 @@ const onPglite = process.env.BENCH_PGLITE === '1';
 const log = (line) => process.stdout.write(`${line}\n`);
 const DAY = 86_400_000;
 
-const build = spawnSync('npm', ['run', 'build', '--workspace', 'packages/shared'], {
-  cwd: root,
-  encoding: 'utf8',
-});
-// The server and the sandboxes its renewals charge (mounted outside production).
-const buildServer = spawnSync(
-  'npm',
-  ['run', 'build', '--workspace', 'apps/server', '--workspace', 'apps/sandboxes'],
-  {
+// The server and the sandboxes its renewals charge (mounted outside production); BENCH_NO_BUILD=1
+// runs what apps/server/dist holds (built under the shared build lock, say).
+if (process.env.BENCH_NO_BUILD !== '1') {
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'packages/shared'], {
     cwd: root,
     encoding: 'utf8',
-  },
-);
-if (build.status !== 0 || buildServer.status !== 0)
-  throw new Error(`build failed\n${build.stderr}${buildServer.stderr}`);
+  });
+  const buildServer = spawnSync(
+    'npm',
+    ['run', 'build', '--workspace', 'apps/server', '--workspace', 'apps/sandboxes'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (build.status !== 0 || buildServer.status !== 0)
+    throw new Error(`build failed\n${build.stderr}${buildServer.stderr}`);
+}
 
 const dist = (file) => import(path.join(root, 'apps/server/dist', file));
 const { loadConfig } = await dist('config.js');
@@ -44,6 +44,9 @@ const { createDeps } = await dist('deps.js');
 const { buildApp } = await dist('app.js');
 const { ManualClock } = await dist('lib/clock.js');
 const { seedPlans } = await dist('modules/catalog/demo-seeds.js');
+const { checkBooks } = await dist('modules/billing/books-check.js');
+const { checkChanges } = await dist('modules/billing/books-changes.js');
+const { booksJobKind, BOOKS_JOB_EVERY_MS } = await dist('modules/billing/books-store.js');
 
 let databaseUrl;
 let dropDatabase = async () => {};
@@ -82,9 +85,20 @@ const results = { count, database: handle.kind, node: process.version, phases: [
 // statement, prepared or not, goes through its pool's clients): unlike seconds, the count per job
 // does not move with the machine's load.
 let queries = 0;
+// BENCH_EXPLAIN=1: the plan of every books query, as run (EXPLAIN ANALYZE), printed before it runs.
+let explaining = false;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(...args) {
   queries++;
+  const [text, values] = typeof args[0] === 'string' ? args : [args[0]?.text, args[0]?.values];
+  if (explaining && /^\s*(select|with)\b/i.test(text ?? '') && !/books_checks/.test(text)) {
+    return query.call(this, `explain (analyze, costs off, timing off) ${text}`, values).then((plan) => {
+      log(
+        `\n${text.replace(/\s+/g, ' ').slice(0, 160)}…\n${plan.rows.map((row) => row['QUERY PLAN']).join('\n')}`,
+      );
+      return query.apply(this, args);
+    });
+  }
   return query.apply(this, args);
 };
 
@@ -105,11 +119,36 @@ try {
     select '9768' || lpad(g::text, 7, '0'), '9768' || lpad(g::text, 7, '0'), 976, 'Renewing ' || g,
            case when g % 2 = 0 then 'mn' else 'en' end
     from ${range}`.execute(db);
+  // Each period was bought by card a month before, as the site sells it: the gateway's paid page,
+  // our paid invoice, its applied capture in the ledger and the period it started, so that the
+  // books check finds a clean seed clean (the 5 % without a card did not save theirs).
+  const bought = new Date(due.getTime() - 31 * DAY);
+  const saves = sql`substr(u.username, 5)::int % 20 <> 0`;
+  const seeded = sql`users u cross join packages p where u.username like '9768%' and p.merchant_code = 'PREMIUM_1M'`;
   await sql`
-    insert into subscriptions (owner_id, package_id, start_date, end_date, is_auto_renew, source_type, next_billing_at)
-    select u.id, p.id, ${new Date(due.getTime() - 31 * DAY)}, ${due}, true, 'Web', ${due}
-    from users u cross join packages p
-    where u.username like '9768%' and p.merchant_code = 'PREMIUM_1M'`.execute(db);
+    insert into sandbox_gateway_payments (token, client_id, invoice_id, amount, currency, description, language_code,
+      redirect_url, status, card_last4, created_at, settled_at, save_card, card_token)
+    select 'bench_page_' || u.username, ${config.PAYMENT_CLIENT_ID}, 'BENCH-' || u.username, p.cost, p.currency,
+           p.name_en, 'en', 'http://localhost:3000/premium', 'paid', '4242', ${bought}, ${bought}, ${saves},
+           case when ${saves} then 'bench_' || u.username end
+    from ${seeded}`.execute(db);
+  await sql`
+    insert into payment_invoices (invoice_id, user_id, package_id, amount, currency, status, provider_token, created_at,
+      settled_at, kind, method, save_card, card_brand, card_last4)
+    select 'BENCH-' || u.username, u.id, p.id, p.cost, p.currency, 'paid', 'bench_page_' || u.username, ${bought},
+           ${bought}, 'purchase', 'card', ${saves}, 'Visa', '4242'
+    from ${seeded}`.execute(db);
+  await sql`
+    insert into payment_ledger (invoice_id, entry, method, reference, amount, currency, outcome, created_at)
+    select 'BENCH-' || u.username, 'capture', 'card', 'session', p.cost, p.currency, 'applied', ${bought}
+    from ${seeded}`.execute(db);
+  await sql`
+    insert into subscriptions (owner_id, package_id, start_date, end_date, is_auto_renew, source_type, next_billing_at, invoice_id)
+    select u.id, p.id, ${bought}, ${due}, true, 'Web', ${due}, 'BENCH-' || u.username
+    from ${seeded}`.execute(db);
+  await sql`
+    update payment_invoices i set subscription_id = s.id
+    from subscriptions s where s.invoice_id = i.invoice_id and i.invoice_id like 'BENCH-%'`.execute(db);
   // 95 % keep a card; one in twenty of those (5 % of all) declines when charged.
   await sql`
     insert into sandbox_gateway_cards (token, client_id, card_number, expires, created_at)
@@ -132,6 +171,10 @@ try {
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const ran = Object.fromEntries(report.ran.map((entry) => [entry.name, entry.count]));
+    const books = (
+      await sql`select mismatch_count, changes_left, invoices_asked from books_checks
+                where trigger = 'job' order by id desc limit 1`.execute(db)
+    ).rows[0];
     const items = Object.values(ran).reduce((sum, value) => sum + value, 0);
     const figures = {
       name,
@@ -141,6 +184,7 @@ try {
       processCpuSeconds: Math.round((used.user + used.system) / 100_000) / 10,
       cpuMsPerJob: Math.round((used.user + used.system) / 100 / Math.max(1, items)) / 10,
       queriesPerJob: onPglite ? null : Math.round(((queries - queriesBefore) / Math.max(1, items)) * 10) / 10,
+      booksJob: books ?? null,
     };
     results.phases.push(figures);
     log(
@@ -148,6 +192,11 @@ try {
         `CPU ${figures.processCpuSeconds} s = ${figures.cpuMsPerJob} ms/job (this process; PostgreSQL's own is not counted)  ` +
         `${figures.queriesPerJob === null ? '' : `${figures.queriesPerJob} queries/job  `}${JSON.stringify(ran)}`,
     );
+    if (books)
+      log(
+        `           books job: ${books.mismatch_count} mismatch(es), ${books.invoices_asked} invoice(s) asked of the providers` +
+          `${books.changes_left ? ', changes left for the next scan' : ''}`,
+      );
   };
 
   await phase('reminders', due.getTime() - 3 * DAY + 60_000);
@@ -170,6 +219,49 @@ try {
   ).rows;
   const [notices] = (await sql`select count(*)::int as notices from billing_notices`.execute(db)).rows;
   results.outcome = { ...invoices, ...charges, ...subscriptions, ...notices };
+
+  // The books afterwards: the whole database checked at once (as `books:check --offline` does),
+  // then what the hourly job does a run: a slice of the day's changes (books-changes.ts).
+  const timed = async (work) => {
+    const started = performance.now();
+    const value = await work();
+    return { value, seconds: Math.round(performance.now() - started) / 1000 };
+  };
+  const countChanges = async () =>
+    (await sql`select count(*)::int as n from books_changes`.execute(db)).rows[0].n;
+  const changesAfterDay = await countChanges();
+  const whole = await timed(() => checkBooks(deps, { providers: false, graceMs: 0 }));
+  const slice = await timed(() =>
+    checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: 5000 }),
+  );
+  if (process.env.BENCH_EXPLAIN === '1' && !onPglite) {
+    explaining = true;
+    log('\nThe whole check, then a slice of the changes:');
+    await checkBooks(deps, { providers: false, graceMs: 0 });
+    await checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: 5000 });
+    explaining = false;
+  }
+  // And one whole run of the job an hour on: the next slice and the providers' sweep (its bound).
+  clock.set(clock.now().getTime() + BOOKS_JOB_EVERY_MS);
+  const job = await timed(() => booksJobKind(deps).run('books:bench', { error: () => {} }));
+  results.books = {
+    jobSeconds: job.seconds,
+    jobInvoicesAsked: job.value.invoicesAsked,
+    jobMismatches: job.value.mismatches.length,
+    wholeSeconds: whole.seconds,
+    wholeMismatches: whole.value.mismatches.length,
+    changesAfterDay,
+    sliceSeconds: slice.seconds,
+    sliceChanges: slice.value.changesChecked,
+    sliceMismatches: slice.value.mismatches.length,
+  };
+  log(
+    `books: whole database checked in ${whole.seconds} s, ${whole.value.mismatches.length} mismatch(es)` +
+      `${whole.value.mismatches.length ? ` (${[...new Set(whole.value.mismatches.map((m) => m.kind))].join(', ')})` : ''}; ` +
+      `${changesAfterDay.toLocaleString('en')} changes waiting for the job, a slice of ${slice.value.changesChecked} checked in ${slice.seconds} s ` +
+      `(${slice.value.mismatches.length} mismatch(es)); the job's next run (that slice and ${job.value.invoicesAsked} invoices asked ` +
+      `of the providers) took ${job.seconds} s, ${job.value.mismatches.length} mismatch(es)`,
+  );
   const once = charges.charges === charges.invoices && charges.charges === invoices.paid;
   const total = results.phases.reduce((sum, entry) => sum + entry.seconds, 0);
   results.totalSeconds = Math.round(total * 10) / 10;

@@ -5,6 +5,14 @@ import { pathToFileURL } from 'node:url';
 import { freePort, startNode, stop, waitFor } from './processes.mjs';
 
 export const JWT_SECRET = randomBytes(32).toString('hex');
+/** The other secrets, the same for every server a bench starts: processes of one site share them. */
+const secret = () => randomBytes(32).toString('hex');
+const SECRETS = {
+  HMAC_SECRET: secret(),
+  PAYMENT_CLIENT_SECRET: secret(),
+  PAYMENT_CALLBACK_SECRET: secret(),
+  SANDBOX_GATEWAY_SECRET: secret(),
+};
 
 /** The V8 flags a checkout runs its server with (`scripts/lib/server-node-flags.mjs`), if it has any. */
 async function serverNodeFlags(root) {
@@ -26,7 +34,6 @@ async function serverNodeFlags(root) {
  */
 export async function startAppServer(root, { dataDir, databaseUrl, webDir, sandboxes = false, env = {} }) {
   const port = await freePort();
-  const secret = () => randomBytes(32).toString('hex');
   const mode = sandboxes
     ? { NODE_ENV: 'development', LOG_FORMAT: 'json', API_DOCS: 'false' }
     : {
@@ -60,16 +67,17 @@ export async function startAppServer(root, { dataDir, databaseUrl, webDir, sandb
       WEB_DIST_DIR: webDir,
       PAYMENT_CHECK_INTERVAL_SECONDS: '0',
       JWT_SECRET,
-      HMAC_SECRET: secret(),
-      PAYMENT_CLIENT_SECRET: secret(),
-      PAYMENT_CALLBACK_SECRET: secret(),
-      SANDBOX_GATEWAY_SECRET: secret(),
+      ...SECRETS,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir }),
       // The pool's size to try (an A/B of two bench runs); the server's default otherwise.
       ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
       ...env,
     },
-    await serverNodeFlags(root),
+    [
+      ...(await serverNodeFlags(root)),
+      // Flags NODE_OPTIONS refuses (`--cpu-prof --cpu-prof-dir=…`: where the server's CPU goes).
+      ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   let startupMs;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -13,6 +14,21 @@ export function postgresAdminUrl() {
 }
 
 /**
+ * The URL the server reaches a PostgreSQL on this machine by: its Unix socket, as a co-located
+ * database is reached (libpq's own default), when the socket is there: a round trip costs both
+ * sides ~25 % less CPU than loopback TCP (docs/performance.md). BENCH_POSTGRES_SOCKET names the
+ * socket's directory (default /var/run/postgresql); `none` keeps TCP.
+ */
+function socketUrl(url) {
+  const directory = process.env.BENCH_POSTGRES_SOCKET ?? '/var/run/postgresql';
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (directory === 'none' || !local || !existsSync(`${directory}/.s.PGSQL.${url.port || 5432}`)) return url;
+  const socket = new URL(url);
+  socket.searchParams.set('host', directory);
+  return socket;
+}
+
+/**
  * A fresh PostgreSQL database `name` on the admin URL's server: its URL, the pids of the backends
  * connected to it (their CPU is the database's share of a call), and `drop()`.
  */
@@ -24,7 +40,7 @@ export async function createPostgresDatabase(name) {
   const url = new URL(postgresAdminUrl());
   url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: socketUrl(url).toString(),
     pids: async () =>
       (await admin.query('select pid from pg_stat_activity where datname = $1', [name])).rows.map(
         (row) => row.pid,

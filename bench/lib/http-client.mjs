@@ -11,8 +11,8 @@ export function createClient(baseUrl, { maxSockets = 512 } = {}) {
   const { hostname, port } = new URL(baseUrl);
 
   /**
-   * `body`: a string, `{ json }` or `{ form }`. Resolves with `{ status, headers, text, json }`;
-   * rejects only when no answer came (a socket error).
+   * `body`: a string, `{ json }` or `{ form }`. Resolves with `{ status, headers, text, json }`
+   * (`text` and `json` decoded when read); rejects only when no answer came (a socket error).
    */
   function request(method, path, { headers = {}, body } = {}) {
     let payload;
@@ -30,13 +30,7 @@ export function createClient(baseUrl, { maxSockets = 512 } = {}) {
         const chunks = [];
         response.on('data', (chunk) => chunks.push(chunk));
         response.on('error', reject);
-        response.on('end', () => {
-          try {
-            resolve(answerOf(response, Buffer.concat(chunks)));
-          } catch (error) {
-            reject(error);
-          }
-        });
+        response.on('end', () => resolve(answerOf(response, Buffer.concat(chunks))));
       });
       outgoing.on('error', reject);
       outgoing.end(payload);
@@ -47,11 +41,25 @@ export function createClient(baseUrl, { maxSockets = 512 } = {}) {
 }
 
 function answerOf(response, raw) {
-  const coding = response.headers['content-encoding'];
-  const bytes = coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
-  const text = bytes.toString('utf8');
-  const type = response.headers['content-type'] ?? '';
+  // Decoded and parsed when first read: most pages' bodies are never looked at (their status is
+  // what a journey checks), and decoding them would spend the generator's share of the cores.
+  let text;
   let json;
-  if (type.includes('application/json') && text !== '') json = JSON.parse(text);
-  return { status: response.statusCode, headers: response.headers, text, json };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    get text() {
+      if (text === undefined) {
+        const coding = response.headers['content-encoding'];
+        const bytes = coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
+        text = bytes.toString('utf8');
+      }
+      return text;
+    },
+    get json() {
+      const type = response.headers['content-type'] ?? '';
+      if (json === undefined && type.includes('application/json') && this.text !== '') json = JSON.parse(this.text);
+      return json;
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { listenerCall, PLANS, signUpAndBuy } from './launch-journeys.mjs';
 
 const settings = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const {
-  baseUrl,
+  baseUrls,
   warmupSeconds,
   seconds,
   journeysPerSecond,
@@ -19,7 +19,15 @@ const {
   drainSeconds,
 } = settings;
 const listeners = JSON.parse(readFileSync(settings.listenersFile, 'utf8'));
-const client = createClient(baseUrl);
+// One keep-alive client per server process, each request to the next in turn (a balancer's part).
+const clients = baseUrls.map((baseUrl) => createClient(baseUrl));
+let nextClient = 0;
+const client = {
+  request: (...args) => clients[nextClient++ % clients.length].request(...args),
+  close: () => {
+    for (const each of clients) each.close();
+  },
+};
 const progress = (line) => process.stderr.write(`  launch load: ${line}\n`);
 
 const steps = new Map();

@@ -82,7 +82,7 @@ test('sign-in needs the authenticator code; a support operator sees and reaches 
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible();
-  await expect(navLinks(page)).toHaveText(['Support']);
+  await expect(navLinks(page)).toHaveText(['Support', 'Feedback']);
   findings.push(...(await audit(page, 'support')));
   expect(findings, 'serious accessibility findings').toEqual([]);
   for (const path of ['/admin/vouchers', '/admin/operators', '/admin/audit', '/admin/content']) {
@@ -205,6 +205,8 @@ test('a support operator finds a listener by phone and extends the period; the p
     'Dashboard',
     'Content',
     'Support',
+    'Feedback',
+    'Plans',
     'Vouchers',
     'Operators',
     'Audit log',

@@ -5,12 +5,16 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Deps } from './deps.js';
 import { loggerOptions, OneLinePerRequest, requestIdOf } from './lib/logging.js';
 import accountsDevRoutes from './modules/accounts/dev-routes.js';
+import passwordSetRoutes from './modules/accounts/password-set-routes.js';
 import profileRoutes from './modules/accounts/profile-routes.js';
 import accountRoutes from './modules/accounts/routes.js';
 import selfServiceRoutes from './modules/accounts/self-service-routes.js';
 import tokenRoutes from './modules/accounts/token-routes.js';
+import cardRoutes from './modules/billing/card-routes.js';
+import pauseRoutes from './modules/billing/pause-routes.js';
 import billingDevRoutes from './modules/billing/dev-routes.js';
 import billingRoutes from './modules/billing/routes.js';
+import consolePlanRoutes from './modules/catalog/plans-admin-routes.js';
 import consoleDevRoutes from './modules/console/dev-routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import contentDevRoutes from './modules/content/dev-routes.js';
@@ -103,14 +107,17 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(accountRoutes);
       await api.register(profileRoutes);
       await api.register(selfServiceRoutes);
+      await api.register(passwordSetRoutes);
       await api.register(tokenRoutes);
       await api.register(contentRoutes);
       await api.register(familyRoutes);
       await api.register(voucherRoutes);
       await api.register(premiumRoutes);
       await api.register(billingRoutes);
+      await api.register(cardRoutes);
+      await api.register(pauseRoutes);
       await api.register(ebarimtRoutes);
-      await api.register(consoleRoutes, { prefix: '/admin' });
+      await api.register(consoleRoutes, { prefix: '/admin', sections: [consolePlanRoutes] });
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,5 @@
+import { API_ERROR_CODES } from './error-codes.js';
+
 /**
  * Rules and answer codes of the account calls, without schemas: what the site needs at first
  * paint. `accounts.ts` re-exports them beside its schemas.
@@ -31,15 +33,15 @@ export const OTP_RESULT = {
  * tries (the token grant, registration, e-mail and phone change, account deletion), so the site
  * can offer a new code instead of saying the code is wrong.
  */
-export const CODE_LOCKED_ERROR = 'code_locked';
+export const CODE_LOCKED_ERROR = API_ERROR_CODES.codeLocked;
 
 /** Error codes of the token endpoint (api.md, product.md §8). */
 export const GRANT_ERRORS = {
-  notRegistered: '604',
-  cannotAuthenticate: '603',
-  wrongCode: '403',
-  invalidGrant: 'invalid_grant',
-  unsupportedGrantType: 'unsupported_grant_type',
+  notRegistered: API_ERROR_CODES.grantNotRegistered,
+  cannotAuthenticate: API_ERROR_CODES.grantCannotAuthenticate,
+  wrongCode: API_ERROR_CODES.grantWrongCode,
+  invalidGrant: API_ERROR_CODES.invalidGrant,
+  unsupportedGrantType: API_ERROR_CODES.unsupportedGrantType,
 } as const;
 
 /** Registration countries (product.md §2): Mongolia, and AU labelled 'Rest of World'. */
@@ -47,8 +49,8 @@ export const REGISTRATION_COUNTRIES = ['MN', 'AU'] as const;
 
 /** Error codes of the e-mail and phone changes that the site tells apart. */
 export const CHANGE_ERRORS = {
-  invalidCode: 'invalid_code',
-  noPendingChange: 'no_pending_change',
-  emailInUse: 'email_in_use',
-  phoneInUse: 'phone_in_use',
+  invalidCode: API_ERROR_CODES.invalidCode,
+  noPendingChange: API_ERROR_CODES.noPendingChange,
+  emailInUse: API_ERROR_CODES.emailInUse,
+  phoneInUse: API_ERROR_CODES.phoneInUse,
 } as const;

@@ -224,3 +224,9 @@ export type PhoneChange = z.input<typeof phoneChangeSchema>;
 
 /** `POST /api/users/me/phone/confirm`: the code sent to the new number. */
 export const phoneChangeConfirmSchema = z.object({ Otp: otpSchema });
+
+/**
+ * `POST /api/users/me/password/set`: a first password for an account that has none (a phone
+ * account), proven by a fresh code sent to the account's number (or address); the spec's rules.
+ */
+export const setPasswordSchema = z.object({ Otp: otpSchema, NewPassword: newPasswordSchema }).strict();

@@ -75,6 +75,10 @@ export const billingSchema = z
         renewsBy: z.enum(['card', 'link']),
         endDate: z.string(),
         pendingChange: pendingChangeSchema.nullable(),
+        /** A price rise with notice: from the renewal on `from`, the plan costs `amount` (now `previousAmount`). */
+        priceChange: z
+          .object({ amount: z.number().int(), previousAmount: z.number().int(), from: z.string() })
+          .nullable(),
         /** A renewal charge failed: access lasts to `accessUntil` while it is tried again. */
         failedRenewal: z
           .object({
@@ -244,3 +248,50 @@ export type Receipt = z.infer<typeof receiptSchema>;
 export const runDueResponseSchema = z.object({
   ran: z.array(z.object({ name: z.string(), count: z.number().int() })),
 });
+
+/** How renewals are paid (product.md §12): the card on file, or a QPay link sent before the end. */
+export const RENEWAL_METHODS = ['card', 'qpay'] as const;
+export type RenewalMethod = (typeof RENEWAL_METHODS)[number];
+/** `PUT /api/users/me/renewal-method`. */
+export const renewalMethodRequestSchema = z.object({ method: z.enum(RENEWAL_METHODS) }).strict();
+/** `POST /api/users/me/card/replace`: the gateway's save-card page (nothing is charged). */
+export const cardReplaceResponseSchema = z.object({ url: z.string() }).describe('CardReplace');
+/** Where the save-card page's return leaves the listener: `/profile?card=<outcome>`. */
+export const CARD_RETURN_OUTCOMES = ['saved', 'declined', 'cancelled', 'pending'] as const;
+export type CardReturnOutcome = (typeof CARD_RETURN_OUTCOMES)[number];
+
+/** Premium paused for 1, 2 or 3 months (YouTube's offer; issue 37). */
+export const PAUSE_MONTHS = [1, 2, 3] as const;
+/** `POST /api/subscriptions/{id}/pause`. */
+export const pauseRequestSchema = z.object({ months: z.union([z.literal(1), z.literal(2), z.literal(3)]) }).strict();
+/** A pause: Premium runs to `startsAt`, then nobody on the plan has it until `resumesAt`, when the card is charged. */
+export const pauseSchema = z
+  .object({
+    subscriptionId: z.string(),
+    months: z.number().int(),
+    startsAt: z.string(),
+    resumesAt: z.string(),
+    /** The pause has begun: Premium is off until `resumesAt` (or Resume now). */
+    started: z.boolean(),
+    /** Members of the owner's plan whose Premium pauses with it. */
+    members: z.number().int(),
+    amount: z.number().int(),
+    currency: z.string(),
+  })
+  .describe('Pause');
+export type Pause = z.infer<typeof pauseSchema>;
+/** `GET /api/users/me/pause`: the listener's pause, and whether one may be asked for now. */
+export const pauseStateSchema = z
+  .object({
+    pause: pauseSchema.nullable(),
+    /** Why a pause cannot be asked for now (null: it can): a code the site names in words. */
+    unavailable: z
+      .enum(['no_plan', 'not_renewing', 'needs_card', 'renewal_pending', 'paused'])
+      .nullable(),
+    /** The plan a new pause would apply to, and how many members it holds. */
+    subscriptionId: z.string().nullable(),
+    endDate: z.string().nullable(),
+    members: z.number().int(),
+  })
+  .describe('PauseState');
+export type PauseState = z.infer<typeof pauseStateSchema>;

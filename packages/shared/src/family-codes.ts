@@ -1,3 +1,5 @@
+import { API_ERROR_CODES } from './error-codes.js';
+
 /**
  * Answer codes and the invitation link of the family calls, without schemas: what the site needs
  * at first paint.
@@ -6,13 +8,13 @@
 
 /** Error codes the site tells apart when an invite is accepted (product.md §8). */
 export const INVITATION_ERRORS = {
-  alreadySubscribed: 'already_subscribed',
-  invalid: 'invitation_invalid',
+  alreadySubscribed: API_ERROR_CODES.alreadySubscribed,
+  invalid: API_ERROR_CODES.invitationInvalid,
 } as const;
 
 /** `POST /subscription/{id}/leave`: the owner holds the plan and cannot leave it (they cancel it). */
 export const MEMBERSHIP_ERRORS = {
-  ownerCannotLeave: 'owner_cannot_leave',
+  ownerCannotLeave: API_ERROR_CODES.ownerCannotLeave,
 } as const;
 
 /** The link an owner shares: `{site}/invite?code=…` on the product's own domain (product.md §2). */

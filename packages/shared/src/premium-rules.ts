@@ -1,4 +1,5 @@
 import { PAYMENT_CURRENCY } from './constants.js';
+import { API_ERROR_CODES } from './error-codes.js';
 
 /**
  * Premium rules without schemas, so the site's /premium chunk does not carry zod.
@@ -10,8 +11,8 @@ export const PREMIUM_OFFERS = ['premium', 'premium-duo', 'premium-family'] as co
 
 /** product.md §8: the answer to a subscriber who tries to buy again (the spec's own wording). */
 export const ALREADY_SUBSCRIBED_MESSAGE = 'You already an active subscription';
-export const ALREADY_SUBSCRIBED_CODE = 'already_subscribed';
-export const PAYMENT_GATEWAY_ERROR_CODE = 'payment_gateway_error';
+export const ALREADY_SUBSCRIBED_CODE = API_ERROR_CODES.alreadySubscribed;
+export const PAYMENT_GATEWAY_ERROR_CODE = API_ERROR_CODES.paymentGatewayError;
 
 /** `refunded` and `partly_refunded`: paid, then all or part of it given back (the ledger says how much). */
 export const INVOICE_STATUSES = [

@@ -20,6 +20,8 @@ export const planSchema = z
     DurationMonths: z.number().int(),
     AllowShare: z.boolean(),
     MaxSharedUsers: z.number().int(),
+    /** The console's badge (Most popular) in both languages, shown as the card's highlight; null without one. */
+    Badge: z.array(localizedNameSchema).nullable().optional(),
   })
   .describe('Plan');
 export type Plan = z.infer<typeof planSchema>;

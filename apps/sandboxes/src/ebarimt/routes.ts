@@ -4,9 +4,11 @@ import {
   paymentsCover,
   posReceiptRequestSchema,
   posVoidRequestSchema,
+} from '@tunes/server/modules/providers/posapi-contract';
+import {
   taxpayerInfoQuerySchema,
   tinInfoQuerySchema,
-} from '@tunes/server/modules/providers/posapi-contract';
+} from '@tunes/server/modules/providers/posapi-taxpayer-contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -34,15 +34,28 @@ export async function orderGatewayFaults(deps: Pick<Deps, 'db'>, order: GatewayF
 
 /** Takes one fault ordered for `call`, else one ordered for any call; each take is one step. */
 export async function takeGatewayFault(deps: Pick<Deps, 'db'>, call: Exclude<GatewayCall, '*'>) {
-  for (const key of [call, '*']) {
-    const taken = await deps.db
-      .updateTable('sandbox_gateway_faults')
-      .set({ remaining: sql<number>`remaining - 1` })
-      .where('call', '=', key)
-      .where('remaining', '>', 0)
-      .returning(['kind', 'delay_ms'])
-      .executeTakeFirst();
-    if (taken) return taken;
-  }
-  return undefined;
+  // One statement: the call's own fault, or (only when it has none) one ordered for any call. A
+  // sandbox call made in a bench or a checkout pays one round trip for "no fault", not two.
+  return deps.db
+    .with('own', (db) =>
+      db
+        .updateTable('sandbox_gateway_faults')
+        .set({ remaining: sql<number>`remaining - 1` })
+        .where('call', '=', call)
+        .where('remaining', '>', 0)
+        .returning(['kind', 'delay_ms']),
+    )
+    .with('anything', (db) =>
+      db
+        .updateTable('sandbox_gateway_faults')
+        .set({ remaining: sql<number>`remaining - 1` })
+        .where('call', '=', '*')
+        .where('remaining', '>', 0)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('own').select('kind'))))
+        .returning(['kind', 'delay_ms']),
+    )
+    .selectFrom('own')
+    .select(['kind', 'delay_ms'])
+    .unionAll((db) => db.selectFrom('anything').select(['kind', 'delay_ms']))
+    .executeTakeFirst();
 }

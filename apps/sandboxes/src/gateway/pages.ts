@@ -1,4 +1,4 @@
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Formats an amount the way the shopper's language writes it (MNT as ₮). */
 export function formatAmount(amount: number, currency: string, languageCode: string): string {
@@ -25,7 +25,7 @@ const STYLE = `
   button:focus-visible, input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 `;
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '@tunes/server/deps';
-import { AppError, notFound } from '@tunes/server/lib/errors';
+import { notFound, ProviderRefusal } from '@tunes/server/lib/errors';
 import type { SandboxPaymentStatus } from './tables.js';
 import './tables.js';
 
@@ -40,7 +40,8 @@ export async function openSandboxPayment(
     .onConflict((oc) => oc.columns(['client_id', 'invoice_id']).doNothing())
     .returning('token')
     .executeTakeFirst();
-  if (!inserted) throw new AppError(409, 'duplicate_invoice', 'This invoice already has a payment session.');
+  if (!inserted)
+    throw new ProviderRefusal(409, 'duplicate_invoice', 'This invoice already has a payment session.');
   return token;
 }
 
@@ -102,6 +103,6 @@ export async function voidSandboxPayment(
   if (voided) return { invoice_id: invoiceId, status: 'cancelled' as const };
   const payment = await sandboxPaymentState(deps, clientId, invoiceId);
   if (payment.status === 'paid')
-    throw new AppError(409, 'already_paid', 'This payment was made; refund it instead.');
-  throw new AppError(409, 'already_closed', `This payment is already ${payment.status}.`);
+    throw new ProviderRefusal(409, 'already_paid', 'This payment was made; refund it instead.');
+  throw new ProviderRefusal(409, 'already_closed', `This payment is already ${payment.status}.`);
 }

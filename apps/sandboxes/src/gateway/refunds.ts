@@ -1,6 +1,6 @@
 import type { Database } from '@tunes/server/db/schema';
 import type { Deps } from '@tunes/server/deps';
-import { AppError, notFound } from '@tunes/server/lib/errors';
+import { notFound, ProviderRefusal } from '@tunes/server/lib/errors';
 import type { Kysely } from 'kysely';
 import './tables.js';
 
@@ -72,7 +72,7 @@ export async function refundSandboxPayment(deps: Pick<Deps, 'db' | 'clock'>, ref
       .where('reference', '=', refund.reference)
       .executeTakeFirstOrThrow();
     if (refund.currency !== capture.currency || Number(refunded) + refund.amount > capture.amount) {
-      throw new AppError(409, 'amount_mismatch', 'The refund exceeds what is left of the payment.');
+      throw new ProviderRefusal(409, 'amount_mismatch', 'The refund exceeds what is left of the payment.');
     }
     const row = {
       client_id: refund.clientId,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@tunes/server/lib/errors';
+import { ProviderRefusal } from '@tunes/server/lib/errors';
 import {
   type PaymentCallback,
   SIGNATURE_HEADER,
@@ -24,6 +24,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cardSessionRoutes } from './card-sessions.js';
 import { judgeCard } from './cards.js';
 import { chargeSandboxCard, describeSandboxCard, saveSandboxCard } from './charges.js';
 import { GATEWAY_CALLS, orderGatewayFaults, takeGatewayFault } from './faults.js';
@@ -74,7 +75,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       !sameSecret(clientId, config.PAYMENT_CLIENT_ID) ||
       !sameSecret(clientSecret, config.PAYMENT_CLIENT_SECRET)
     ) {
-      throw new AppError(401, 'invalid_client', 'Unknown client or wrong secret.');
+      throw new ProviderRefusal(401, 'invalid_client', 'Unknown client or wrong secret.');
     }
   };
 
@@ -263,6 +264,9 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
       return sandboxTransactions(deps, request.body.client_id, request.body.invoice_id);
     },
   );
+
+  // The save-card flow without a charge (a card on file replaced between payments).
+  cardSessionRoutes(app, assertMerchant);
 
   const findPayment = (token: string) => findSandboxPayment(deps, token);
 

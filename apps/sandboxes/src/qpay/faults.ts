@@ -63,17 +63,30 @@ export async function orderQpayFaults(deps: Pick<Deps, 'db'>, order: QpayFaultsR
 
 /** Takes one fault ordered for `call`, else one ordered for any call; each take is one step. */
 export async function takeQpayFault(deps: Pick<Deps, 'db'>, call: Exclude<QpayCall, '*'>) {
-  for (const key of [call, '*']) {
-    const taken = await deps.db
-      .updateTable('sandbox_qpay_faults')
-      .set({ remaining: sql<number>`remaining - 1` })
-      .where('call', '=', key)
-      .where('remaining', '>', 0)
-      .returning(['kind', 'delay_ms'])
-      .executeTakeFirst();
-    if (taken) return taken;
-  }
-  return undefined;
+  // One statement: the call's own fault, or (only when it has none) one ordered for any call. A
+  // sandbox call made in a bench or a checkout pays one round trip for "no fault", not two.
+  return deps.db
+    .with('own', (db) =>
+      db
+        .updateTable('sandbox_qpay_faults')
+        .set({ remaining: sql<number>`remaining - 1` })
+        .where('call', '=', call)
+        .where('remaining', '>', 0)
+        .returning(['kind', 'delay_ms']),
+    )
+    .with('anything', (db) =>
+      db
+        .updateTable('sandbox_qpay_faults')
+        .set({ remaining: sql<number>`remaining - 1` })
+        .where('call', '=', '*')
+        .where('remaining', '>', 0)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('own').select('kind'))))
+        .returning(['kind', 'delay_ms']),
+    )
+    .selectFrom('own')
+    .select(['kind', 'delay_ms'])
+    .unionAll((db) => db.selectFrom('anything').select(['kind', 'delay_ms']))
+    .executeTakeFirst();
 }
 
 /** The ordered outcome of the next approval (taken once), or a plain PAID. */

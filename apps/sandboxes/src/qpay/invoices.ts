@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Deps } from '@tunes/server/deps';
-import { AppError } from '@tunes/server/lib/errors';
+import { ProviderRefusal } from '@tunes/server/lib/errors';
 import { QPAY_ERROR_STATUS } from '@tunes/server/modules/providers/qpay-contract';
 import type { ApprovalOutcome } from './faults.js';
 import './tables.js';
@@ -207,10 +207,11 @@ export async function refundSandboxQpayPayment(deps: Pick<Deps, 'db'>, clientId:
     .where('i.client_id', '=', clientId)
     .where('p.payment_id', '=', paymentId)
     .executeTakeFirst();
-  if (!payment) throw new AppError(QPAY_ERROR_STATUS.NOT_FOUND_ERROR, 'PAYMENT_NOTFOUND', 'No such payment.');
+  if (!payment)
+    throw new ProviderRefusal(QPAY_ERROR_STATUS.NOT_FOUND_ERROR, 'PAYMENT_NOTFOUND', 'No such payment.');
   // QPay's refund cancels a paid payment: its documented key for one cancelled before.
   if (payment.status === 'REFUND' || payment.status === 'REFUNDED') {
-    throw new AppError(400, 'PAYMENT_ALREADY_CANCELED', 'This payment was already refunded.');
+    throw new ProviderRefusal(400, 'PAYMENT_ALREADY_CANCELED', 'This payment was already refunded.');
   }
-  throw new AppError(400, 'PAYMENT_NOT_PAID', 'Only a paid payment can be refunded.');
+  throw new ProviderRefusal(400, 'PAYMENT_NOT_PAID', 'Only a paid payment can be refunded.');
 }

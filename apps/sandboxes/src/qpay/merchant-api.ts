@@ -1,21 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@tunes/server/lib/errors';
+import { ProviderRefusal } from '@tunes/server/lib/errors';
 import { qrPngBase64 } from '@tunes/server/lib/qr-image';
 import {
   QPAY_ERROR_STATUS,
+  qpayErrorResponse,
+  qpayTokenResponse,
+} from '@tunes/server/modules/providers/qpay-contract';
+import {
   qpayCreateInvoiceRequest,
   qpayCreateInvoiceResponse,
   qpayEmptyResponse,
-  qpayErrorResponse,
   qpayInvoiceResponse,
+} from '@tunes/server/modules/providers/qpay-invoice-contract';
+import {
   qpayPaymentCheckRequest,
   qpayPaymentCheckResponse,
   qpayPaymentListRequest,
   qpayPaymentListResponse,
   qpayRefundRequest,
-  qpayTokenResponse,
-} from '@tunes/server/modules/providers/qpay-contract';
+} from '@tunes/server/modules/providers/qpay-payment-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,9 +37,9 @@ import {
 } from './invoices.js';
 
 const refuse = (key: 'NO_CREDENDIALS' | 'AUTHENTICATION_FAILED', message: string) =>
-  new AppError(QPAY_ERROR_STATUS.UNAUTHORIZED_ERROR, key, message);
+  new ProviderRefusal(QPAY_ERROR_STATUS.UNAUTHORIZED_ERROR, key, message);
 const notFound = (key: 'INVOICE_NOTFOUND', message: string) =>
-  new AppError(QPAY_ERROR_STATUS.NOT_FOUND_ERROR, key, message);
+  new ProviderRefusal(QPAY_ERROR_STATUS.NOT_FOUND_ERROR, key, message);
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -86,7 +90,11 @@ export default async function sandboxQpayMerchantApi(
     if (fault?.delay_ms) await sleep(fault.delay_ms);
     if (fault?.kind === 'unavailable') return reply.code(503).send({ message: 'Service Unavailable' });
     if (fault?.kind === 'error') {
-      throw new AppError(QPAY_ERROR_STATUS.INTERNAL_ERROR, 'INTERNAL_ERROR', 'An error ordered by a test.');
+      throw new ProviderRefusal(
+        QPAY_ERROR_STATUS.INTERNAL_ERROR,
+        'INTERNAL_ERROR',
+        'An error ordered by a test.',
+      );
     }
   });
 
@@ -167,7 +175,9 @@ export default async function sandboxQpayMerchantApi(
     async (request) => {
       const { body } = request;
       if (body.invoice_code !== config.QPAY_INVOICE_CODE) {
-        throw new AppError(400, 'INVOICE_CODE_INVALID', 'Unknown invoice code.', { field: 'invoice_code' });
+        throw new ProviderRefusal(400, 'INVOICE_CODE_INVALID', 'Unknown invoice code.', {
+          field: 'invoice_code',
+        });
       }
       const lines = body.lines ?? [];
       const amount = Number(
@@ -176,7 +186,7 @@ export default async function sandboxQpayMerchantApi(
       );
       // The sandbox keeps whole tögrög; QPay itself takes decimals.
       if (!Number.isSafeInteger(amount) || amount <= 0) {
-        throw new AppError(400, 'INVALID_AMOUNT', 'The sandbox takes whole MNT amounts.', {
+        throw new ProviderRefusal(400, 'INVALID_AMOUNT', 'The sandbox takes whole MNT amounts.', {
           field: 'amount',
         });
       }
@@ -190,7 +200,7 @@ export default async function sandboxQpayMerchantApi(
         callbackUrl: body.callback_url,
       });
       if (!id) {
-        throw new AppError(
+        throw new ProviderRefusal(
           QPAY_ERROR_STATUS.UNIQUE_ERROR,
           'UNIQUE_ERROR',
           'This sender_invoice_no is used by another invoice.',
@@ -247,9 +257,10 @@ export default async function sandboxQpayMerchantApi(
     async (request) => {
       const invoice = await ownInvoice(merchant(request), request.params.id);
       const outcome = await cancelSandboxQpayInvoice(deps, invoice.id);
-      if (outcome === 'PAID') throw new AppError(400, 'INVOICE_PAID', 'A paid invoice cannot be cancelled.');
+      if (outcome === 'PAID')
+        throw new ProviderRefusal(400, 'INVOICE_PAID', 'A paid invoice cannot be cancelled.');
       if (outcome === 'CANCELLED') {
-        throw new AppError(400, 'INVOICE_ALREADY_CANCELED', 'This invoice was cancelled before.');
+        throw new ProviderRefusal(400, 'INVOICE_ALREADY_CANCELED', 'This invoice was cancelled before.');
       }
       return {};
     },

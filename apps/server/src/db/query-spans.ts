@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
-import { inChildSpan, SpanKind } from '../lib/spans.js';
+import { inChildSpan, inTracedRequest, SpanKind } from '../lib/spans.js';
 
 /**
  * A span per SQL statement inside a traced request (docs/operations.md "Traces", decision 0034):
@@ -20,6 +20,8 @@ export function statementSummary(sql: string): { operation: string; table?: stri
 }
 
 function traced<T>(engine: DatabaseEngine, sql: string, run: () => Promise<T>, rows: (result: T) => number) {
+  // Most statements run outside a traced request: no summary, no attributes, no closure.
+  if (!inTracedRequest()) return run();
   const { operation, table } = statementSummary(sql);
   return inChildSpan(
     {

@@ -18,8 +18,13 @@ export interface ChildSpan<T> {
   resultAttributes?: (result: T) => Attributes;
 }
 
+/** Whether a traced request is in force (else a child span is not even described). */
+export function inTracedRequest(): boolean {
+  return trace.getSpan(context.active()) !== undefined;
+}
+
 export function inChildSpan<T>(span: ChildSpan<T>, work: () => Promise<T>): Promise<T> {
-  if (!trace.getSpan(context.active())) return work();
+  if (!inTracedRequest()) return work();
   return tracer.startActiveSpan(
     span.name,
     { kind: span.kind, attributes: span.attributes },

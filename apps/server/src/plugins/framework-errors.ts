@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERROR_CODES, type ErrorBody } from '@tunes/shared/errors';
+import { API_ERROR_CODES, type ApiErrorCode } from '@tunes/shared/error-codes';
+import type { ErrorBody } from '@tunes/shared/errors';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { type SecurityHeaders, securityHeadersForUrl } from './security.js';
 
@@ -17,8 +18,8 @@ export function frameworkErrorOptions(
   return {
     frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      const body: ErrorBody = {
-        error: status === 414 ? 'uri_too_long' : ERROR_CODES.badRequest,
+      const body: ErrorBody & { error: ApiErrorCode } = {
+        error: status === 414 ? API_ERROR_CODES.uriTooLong : API_ERROR_CODES.badRequest,
         message: status === 414 ? 'The request path is too long.' : 'The request URL is malformed.',
       };
       request.log.info({ code: error.code }, 'refused before routing');
@@ -35,14 +36,18 @@ export function frameworkErrorOptions(
         error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({
         error:
-          status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : ERROR_CODES.badRequest,
+          status === 431
+            ? API_ERROR_CODES.headersTooLarge
+            : status === 408
+              ? API_ERROR_CODES.requestTimeout
+              : API_ERROR_CODES.badRequest,
         message:
           status === 431
             ? 'The request headers are too large.'
             : status === 408
               ? 'The request took too long to arrive.'
               : 'The request is malformed.',
-      } satisfies ErrorBody);
+      } satisfies ErrorBody & { error: ApiErrorCode });
       // The request line did not parse, so there is no URL to go by; the answer is JSON.
       const headers = {
         ...securityHeaders.api,

@@ -8,11 +8,13 @@ import {
   posReceiptRequestSchema,
   posRefusalSchema,
   posVoidRequestSchema,
+} from '../../src/modules/providers/posapi-contract.js';
+import {
   taxpayerInfoAnswerSchema,
   taxpayerInfoQuerySchema,
   tinInfoAnswerSchema,
   tinInfoQuerySchema,
-} from '../../src/modules/providers/posapi-contract.js';
+} from '../../src/modules/providers/posapi-taxpayer-contract.js';
 import { createProviders } from '../../src/modules/providers/providers.js';
 import type { JsonRequest } from '../../src/modules/providers/transport.js';
 import { PLAN_CODES, withPlans } from '../helpers/factories.js';

@@ -192,7 +192,10 @@ describe('without a saved card', () => {
     await t.db.updateTable('users').set({ language: 'mn' }).where('id', '=', user.id).execute();
     const end = period.end_date;
     await at(end.getTime() - 3 * DAY + 60_000);
-    const [reminder] = await messagesTo(user.phone_number ?? '');
+    // The purchase's own message (welcome, with its receipt) came first.
+    const [reminder] = (await messagesTo(user.phone_number ?? '')).filter((message) =>
+      message.text.includes('дуусна'),
+    );
     // The day as Ulaanbaatar (UTC+8) counts it.
     const there = new Date(end.getTime() + 8 * 3_600_000);
     const date = `${there.getUTCFullYear()} оны ${there.getUTCMonth() + 1}-р сарын ${there.getUTCDate()}`;

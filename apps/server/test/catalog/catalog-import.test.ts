@@ -228,35 +228,35 @@ describe('a refused catalog', () => {
     expect(await snapshot(t)).toEqual(before);
   });
 
-  it('refuses a new price while a current subscriber renews on the plan (no charge without notice), and takes it once none does', async () => {
+  it('takes a new price for new sales at once and schedules it with notice for a current subscriber', async () => {
     const duo = (await planRows(t)).find((row) => row.merchant_code === 'PREMIUM_DUO_1M');
     if (!duo) throw new Error('no duo plan');
     const owner = await createUser(t.db);
     const period = await createSubscription(t.db, owner.id, duo, { start: t.clock.now(), autoRenew: true });
-    const before = await snapshot(t);
     const file = catalog();
     const duoPlan = file.plans.find((plan) => plan.code === 'PREMIUM_DUO_1M');
     if (!duoPlan) throw new Error('the demo catalog lost its duo plan');
     duoPlan.price = duo.cost + 1000;
-    const { problems } = await refusal(t, file);
-    expect(problems).toEqual([
-      {
-        path: `plans[${file.plans.indexOf(duoPlan)}].price`,
-        message: expect.stringMatching(
-          /^1 current subscriber\(s\) renew on PREMIUM_DUO_1M at \d+; a new price/,
-        ),
-      },
-    ]);
-    expect(await snapshot(t)).toEqual(before);
-
-    // Renewal turned off: the period runs out at the price paid, and new sales take the new one.
-    await t.db
-      .updateTable('subscriptions')
-      .set({ is_auto_renew: false })
-      .where('id', '=', period.id)
-      .execute();
     const report = await importCatalog(t.deps, file);
     expect(report.plans.changed).toContainEqual({ code: 'PREMIUM_DUO_1M', fields: ['price'] });
+    expect(report.plans.priceChanges).toEqual([
+      {
+        code: 'PREMIUM_DUO_1M',
+        from: duo.cost,
+        to: duo.cost + 1000,
+        takesEffectAt: new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString(),
+        notices: 1,
+      },
+    ]);
+    const notice = await t.db
+      .selectFrom('price_notices')
+      .select(['previous_cost', 'cost'])
+      .where('subscription_id', '=', period.id)
+      .executeTakeFirstOrThrow();
+    expect(notice).toEqual({ previous_cost: duo.cost, cost: duo.cost + 1000 });
+    // The same file again changes nothing and gives no second notice.
+    const again = await importCatalog(t.deps, file);
+    expect(again.plans.priceChanges).toEqual([]);
   });
 });
 

@@ -11,18 +11,22 @@ import { settleInvoice } from '../../src/modules/premium/settlement.js';
 import { createProviders } from '../../src/modules/providers/providers.js';
 import {
   qpayBearerHeaders,
+  qpayErrorResponse,
+  qpayTokenRequestHeaders,
+  qpayTokenResponse,
+} from '../../src/modules/providers/qpay-contract.js';
+import {
   qpayCreateInvoiceRequest,
   qpayCreateInvoiceResponse,
   qpayEmptyResponse,
-  qpayErrorResponse,
   qpayInvoiceResponse,
+} from '../../src/modules/providers/qpay-invoice-contract.js';
+import {
   qpayPaymentCheckRequest,
   qpayPaymentCheckResponse,
   qpayPaymentListResponse,
   qpayRefundRequest,
-  qpayTokenRequestHeaders,
-  qpayTokenResponse,
-} from '../../src/modules/providers/qpay-contract.js';
+} from '../../src/modules/providers/qpay-payment-contract.js';
 import type { JsonAnswer, JsonCall, JsonRequest } from '../../src/modules/providers/transport.js';
 import { createInvoice, PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { ownSubscriptions } from '../helpers/premium.js';

@@ -1,10 +1,14 @@
 import type { Operator, OperatorRole } from '@tunes/shared/console';
-import type { TFunction } from 'i18next';
+import { API_ERROR_CODES, type ApiErrorCode } from '@tunes/shared/error-codes';
+import { apiRequestWith, type RequestOptions as CoreOptions, type SessionStrategy } from '@/lib/api-client';
+import { type ErrorMessages, NETWORK_ERROR } from '@/lib/api-error';
 
 /**
- * The console's one way to call `/api/admin/*` (docs/console-api.md): the session is the
- * `tunes_op` cookie, every call carries the console header (the server's CSRF check), and a 401
- * on a signed-in page ends the session here: the console goes to sign-in with a message.
+ * The console's calls to `/api/admin/*` (docs/console-api.md) through the site's one API client
+ * (`lib/api-client.ts`): the session is the `tunes_op` cookie, a strategy of that client. Every
+ * call carries the console header (the server's CSRF check), and a 401 on a signed-in page ends
+ * the session here: the console goes to sign-in with a message. Failures are the site's
+ * ApiError, read in the console's texts (`CONSOLE_MESSAGES`) with `userMessage`.
  */
 
 export type Role = OperatorRole;
@@ -13,19 +17,6 @@ export type { Operator };
 export interface Me {
   operator: Operator;
   session: { expiresAt: string; idleExpiresAt: string };
-}
-
-/** A failed call: the status (0 when no answer came), the API's code and the input it names. */
-export class ConsoleError extends Error {
-  override name = 'ConsoleError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly field: string | undefined,
-    serverMessage: string,
-  ) {
-    super(serverMessage);
-  }
 }
 
 /** The server ends a session after this long without a call (docs/console-api.md §1). */
@@ -45,98 +36,64 @@ export function sessionEnded(): void {
   for (const listener of endedListeners) listener();
 }
 
-interface CallOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  json?: unknown;
-  /** Raw bytes (an image upload) sent with their own type. */
-  file?: File;
-  query?: Record<string, string | number | undefined>;
+/** The console's codes (docs/console-api.md) in its own texts; a 400 shows the server's sentence. */
+const CODES = [
+  API_ERROR_CODES.invalidCredentials,
+  API_ERROR_CODES.tooManyRequests,
+  API_ERROR_CODES.setupLinkInvalid,
+  API_ERROR_CODES.invalidTotp,
+  API_ERROR_CODES.forbidden,
+  API_ERROR_CODES.unauthorized,
+  API_ERROR_CODES.notFound,
+  API_ERROR_CODES.payloadTooLarge,
+  API_ERROR_CODES.unsupportedMediaType,
+  API_ERROR_CODES.tooManyCards,
+  API_ERROR_CODES.notPaid,
+  API_ERROR_CODES.alreadyRefunded,
+  API_ERROR_CODES.notRefundable,
+  API_ERROR_CODES.refundInProgress,
+  API_ERROR_CODES.refundTooLarge,
+  API_ERROR_CODES.qpayWholeOnly,
+  API_ERROR_CODES.gatewayError,
+  API_ERROR_CODES.operatorExists,
+  API_ERROR_CODES.cannotChangeSelf,
+  API_ERROR_CODES.extensionCap,
+  API_ERROR_CODES.conflict,
+] as const satisfies readonly ApiErrorCode[];
+export const CONSOLE_MESSAGES: ErrorMessages = {
+  ...Object.fromEntries(CODES.map((code) => [code, `admin:errors.${code}` as const])),
+  [NETWORK_ERROR]: 'admin:errors.network_error',
+  400: 'raw',
+  404: 'admin:errors.not_found',
+  409: 'admin:errors.conflict',
+  other: 'admin:errors.generic',
+};
+
+/** The cookie session: the console header on every call, the idle clock, and an ended session. */
+function cookieSession(isPublic: boolean): SessionStrategy {
+  return {
+    async call(send) {
+      const response = await send({ 'X-Tunes-Console': '1' });
+      lastCallAt = Date.now();
+      if (response.status === 401 && !isPublic) sessionEnded();
+      return response;
+    },
+  };
+}
+const signedIn = cookieSession(false);
+const signingIn = cookieSession(true);
+
+interface CallOptions extends Pick<CoreOptions, 'method' | 'json' | 'file' | 'query'> {
   /** A 401 here means wrong credentials, not an ended session (sign-in, set-up). */
   public?: boolean;
+  /** Texts for this call's own failures, before the console's. */
+  messages?: ErrorMessages;
 }
 
-export async function adminApi<T>(path: string, options: CallOptions = {}): Promise<T> {
-  const url = new URL(`/api/admin${path}`, location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
-  }
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Tunes-Console': '1' };
-  let body: BodyInit | undefined;
-  if (options.file) {
-    headers['Content-Type'] = options.file.type;
-    body = options.file;
-  } else if (options.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  }
-  let response: Response;
-  try {
-    response = await fetch(url.pathname + url.search, {
-      method: options.method ?? 'GET',
-      headers,
-      body,
-      credentials: 'same-origin',
-    });
-  } catch (error) {
-    throw new ConsoleError(0, 'network_error', undefined, String(error));
-  }
-  lastCallAt = Date.now();
-  const text = await response.text();
-  let data: Record<string, unknown> = {};
-  try {
-    data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    data = { error: 'invalid_response', message: text.slice(0, 200) };
-  }
-  if (!response.ok) {
-    if (response.status === 401 && !options.public) sessionEnded();
-    throw new ConsoleError(
-      response.status,
-      typeof data.error === 'string' ? data.error : String(response.status),
-      typeof data.field === 'string' ? data.field : undefined,
-      typeof data.message === 'string' ? data.message : '',
-    );
-  }
-  return data as T;
-}
-
-const KNOWN_CODES = [
-  'invalid_credentials',
-  'too_many_requests',
-  'setup_link_invalid',
-  'invalid_totp',
-  'forbidden',
-  'unauthorized',
-  'not_found',
-  'payload_too_large',
-  'unsupported_media_type',
-  'too_many_cards',
-  'not_paid',
-  'already_refunded',
-  'not_refundable',
-  'refund_in_progress',
-  'refund_too_large',
-  'qpay_whole_only',
-  'gateway_error',
-  'operator_exists',
-  'cannot_change_self',
-  'extension_cap',
-  'network_error',
-  'conflict',
-] as const;
-type KnownCode = (typeof KNOWN_CODES)[number];
-const isKnown = (code: string): code is KnownCode => (KNOWN_CODES as readonly string[]).includes(code);
-
-/** What the operator reads for a failure, in the console's language. */
-export function errorText(error: unknown, t: TFunction<'admin'>): string {
-  if (!(error instanceof ConsoleError)) return t('errors.generic');
-  if (isKnown(error.code)) return t(`errors.${error.code}`);
-  if (error.status === 400) {
-    return error.field
-      ? t('errors.bad_field', { field: error.field, message: error.message })
-      : t('errors.bad_request', { message: error.message });
-  }
-  if (error.status === 404) return t('errors.not_found');
-  if (error.status === 409) return t('errors.conflict');
-  return t('errors.generic');
+export function adminApi<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const { public: isPublic, messages, ...call } = options;
+  return apiRequestWith<T>(isPublic ? signingIn : signedIn, `/api/admin${path}`, {
+    ...call,
+    errors: { messages: { ...CONSOLE_MESSAGES, ...messages } },
+  });
 }

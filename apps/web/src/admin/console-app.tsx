@@ -18,12 +18,15 @@ import {
   useMe,
 } from './session';
 
-const DashboardPage = lazy(() => import('./pages/dashboard'));
-const ContentPage = lazy(() => import('./pages/content'));
-const SupportSearchPage = lazy(() => import('./pages/support-search'));
-const SupportUserPage = lazy(() => import('./pages/support-user'));
-const VouchersPage = lazy(() => import('./pages/vouchers'));
-const OperatorsPage = lazy(() => import('./pages/operators'));
+const DashboardPage = lazy(() => import('./pages/dashboard/index'));
+const ContentPage = lazy(() => import('./pages/content/index'));
+const SupportSearchPage = lazy(() => import('./pages/support/search'));
+const SupportUserPage = lazy(() => import('./pages/support/user'));
+const SupportReceiptPage = lazy(() => import('./pages/support/receipt'));
+const FeedbackPage = lazy(() => import('./pages/feedback/index'));
+const PlansPage = lazy(() => import('./pages/plans/index'));
+const VouchersPage = lazy(() => import('./pages/vouchers/index'));
+const OperatorsPage = lazy(() => import('./pages/operators/index'));
 const AuditPage = lazy(() => import('./pages/audit'));
 
 /** An ended session (401 or the idle limit): forget everything and ask to sign in again. */
@@ -94,6 +97,13 @@ function SignedIn() {
           <Route path="/support/users/:id">
             {(params) => only('support', <SupportUserPage userId={params.id} role={operator.role} />)}
           </Route>
+          <Route path="/support/users/:id/receipts/:invoiceId">
+            {(params) =>
+              only('support', <SupportReceiptPage userId={params.id} invoiceId={params.invoiceId} />)
+            }
+          </Route>
+          <Route path="/feedback">{only('feedback', <FeedbackPage />)}</Route>
+          <Route path="/plans">{only('plans', <PlansPage />)}</Route>
           <Route path="/vouchers">{only('vouchers', <VouchersPage />)}</Route>
           <Route path="/operators">{only('operators', <OperatorsPage self={operator} />)}</Route>
           <Route path="/audit">{only('audit', <AuditPage />)}</Route>

@@ -2,7 +2,8 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Link, useLocation } from 'wouter';
-import { adminApi, errorText, type Operator } from './api';
+import { userMessage } from '@/lib/api-error';
+import { adminApi, type Operator } from './api';
 import { consoleQueryClient, meQueryKey, sectionPath, sectionsOf } from './session';
 
 export function LanguageToggle() {
@@ -34,7 +35,7 @@ export function ConsoleLayout({ operator, children }: { operator: Operator; chil
       consoleQueryClient.setQueryData(meQueryKey, null);
       navigate('/sign-in?signedOut=1');
     } catch (error) {
-      toast.error(errorText(error, t));
+      toast.error(userMessage(error));
       setLeaving(false);
     }
   }

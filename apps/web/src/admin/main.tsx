@@ -4,6 +4,8 @@ import { ConsoleApp } from './console-app';
 import { initConsoleI18n } from './i18n';
 import '@/styles/global.css';
 import './admin.css';
+import './admin-forms.css';
+import './admin-data.css';
 
 void initConsoleI18n().then(() => {
   const root = document.getElementById('root');

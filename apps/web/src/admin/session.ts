@@ -1,10 +1,11 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
-import { adminApi, ConsoleError, type Me, type Role } from './api';
+import { isApiError } from '@/lib/api-error';
+import { adminApi, type Me, type Role } from './api';
 
 export const consoleQueryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (count, error) => !(error instanceof ConsoleError && error.status < 500) && count < 1,
+      retry: (count, error) => !(isApiError(error) && error.status < 500) && count < 1,
       refetchOnWindowFocus: false,
     },
   },
@@ -20,7 +21,7 @@ export function useMe() {
       try {
         return await adminApi<Me>('/me', { public: true });
       } catch (error) {
-        if (error instanceof ConsoleError && error.status === 401) return null;
+        if (isApiError(error, { status: 401 })) return null;
         throw error;
       }
     },
@@ -28,12 +29,20 @@ export function useMe() {
   });
 }
 
-export type Section = 'dashboard' | 'content' | 'support' | 'vouchers' | 'operators' | 'audit';
+export type Section =
+  | 'dashboard'
+  | 'content'
+  | 'support'
+  | 'feedback'
+  | 'plans'
+  | 'vouchers'
+  | 'operators'
+  | 'audit';
 
 /** The console's sections each role may use (the server checks every call again). */
 const SECTIONS: Record<Role, readonly Section[]> = {
-  admin: ['dashboard', 'content', 'support', 'vouchers', 'operators', 'audit'],
-  support: ['support'],
+  admin: ['dashboard', 'content', 'support', 'feedback', 'plans', 'vouchers', 'operators', 'audit'],
+  support: ['support', 'feedback'],
   content: ['content'],
 };
 
@@ -49,6 +58,8 @@ const SECTION_PATHS: Record<Section, string> = {
   dashboard: '/dashboard',
   content: '/content',
   support: '/support',
+  feedback: '/feedback',
+  plans: '/plans',
   vouchers: '/vouchers',
   operators: '/operators',
   audit: '/audit',

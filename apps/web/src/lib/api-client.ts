@@ -20,6 +20,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** Extra headers (e.g. the HMAC `Authorization` of silent login). */
   headers?: Record<string, string>;
+  /** Raw bytes sent with their own type (an image upload). */
+  file?: Blob;
   signal?: AbortSignal;
   /** The texts and toasts of this call's failures. */
   errors?: CallErrors;
@@ -50,21 +52,23 @@ function buildUrl(path: string, query?: RequestOptions['query']): string {
   return url.pathname + url.search;
 }
 
-async function send(path: string, options: RequestOptions, accessToken?: string): Promise<Response> {
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = {
     StoreId: STORE_ID,
     Accept: 'application/json',
     ...options.headers,
   };
   let body: BodyInit | undefined;
-  if (options.form) {
+  if (options.file) {
+    headers['Content-Type'] = options.file.type;
+    body = options.file;
+  } else if (options.form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   } else if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
   }
-  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
   try {
     return await transport.fetch(buildUrl(path, options.query), {
       method: options.method ?? 'GET',
@@ -182,19 +186,49 @@ async function sessionFor(errors: CallErrors, force = false): Promise<AuthData> 
 }
 
 /**
- * The one way the site calls the API: adds the store id and the access token (refreshed before
- * the call when it has expired, and once more if the server still says 401; a session the
- * server keeps refusing ends here), and turns every failure into an ApiError whose message is
- * the translated text the user reads, toasting it when the call asks to (`errors`).
+ * How a family of calls says who is asking (decision 0040): the listener's bearer token (below)
+ * or the operator console's cookie session (`admin/api.ts`). The core sends, parses and turns
+ * failures into ApiErrors; a strategy only adds its headers and answers to the response.
+ */
+export interface SessionStrategy {
+  /** Sends the call (`send` may be called again, e.g. after a refresh) and answers its response. */
+  call(send: (headers?: Record<string, string>) => Promise<Response>, errors: CallErrors): Promise<Response>;
+}
+
+/** The listener's session: the access token, refreshed before the call when it has expired and
+ * once more if the server still says 401; a session the server keeps refusing ends here. */
+const bearerSession: SessionStrategy = {
+  async call(sendWith, errors) {
+    const session = await sessionFor(errors);
+    const response = await sendWith({ Authorization: `Bearer ${session.access_token}` });
+    if (response.status !== 401) return response;
+    const renewed = await sessionFor(errors, true);
+    const retried = await sendWith({ Authorization: `Bearer ${renewed.access_token}` });
+    if (retried.status === 401) clearSession();
+    return retried;
+  },
+};
+
+/** A call with a session strategy: the core's transport, body and failures, the strategy's session. */
+export async function apiRequestWith<T>(
+  strategy: SessionStrategy,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  const errors = options.errors ?? {};
+  const response = await strategy.call(
+    (headers) => send(path, headers ? { ...options, headers: { ...options.headers, ...headers } } : options),
+    errors,
+  );
+  return parse<T>(response, errors);
+}
+
+/**
+ * The one way the site calls the API: adds the store id and, with `auth`, the listener's
+ * session (`bearerSession`), and turns every failure into an ApiError whose message is the
+ * translated text the user reads, toasting it when the call asks to (`errors`).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const errors = options.errors ?? {};
-  if (!options.auth) return parse<T>(await send(path, options), errors);
-  const session = await sessionFor(errors);
-  const response = await send(path, options, session.access_token);
-  if (response.status !== 401) return parse<T>(response, errors);
-  const renewed = await sessionFor(errors, true);
-  const retried = await send(path, options, renewed.access_token);
-  if (retried.status === 401) clearSession();
-  return parse<T>(retried, errors);
+  if (options.auth) return apiRequestWith<T>(bearerSession, path, options);
+  return parse<T>(await send(path, options), options.errors ?? {});
 }

@@ -1,5 +1,6 @@
-import { ERROR_CODES, type ErrorCode } from '@tunes/shared/error-codes';
+import { type ApiErrorCode, ERROR_CODES, type ErrorCode } from '@tunes/shared/error-codes';
 import type { ErrorBody } from '@tunes/shared/errors';
+import type { SendRefusal } from '@tunes/shared/send-codes';
 import { type MessageKey, translate } from './i18n';
 import { toast } from './toast';
 
@@ -42,14 +43,16 @@ const MESSAGES_BY_STATUS: Record<number, MessageKey> = {
  * limit refused, e.g. a send's, security.md), then its `error` code, then the HTTP status, then
  * `other`. `'raw'` shows the server's own message (product.md §8, silent login).
  */
-export interface ErrorMessages {
-  readonly [reasonCodeOrStatus: string]: MessageKey | 'raw';
-}
+export type ErrorMessages = { readonly [Key in MessageFor]?: MessageKey | 'raw' };
 
 /** The toasts of a call's failures, looked up as its texts; `false` toasts none for that failure. */
-export interface ToastMessages {
-  readonly [reasonCodeOrStatus: string]: MessageKey | 'raw' | false;
-}
+export type ToastMessages = { readonly [Key in MessageFor]?: MessageKey | 'raw' | false };
+
+/**
+ * What a call's texts are keyed by: a catalogue code (`@tunes/shared/error-codes`, so the site
+ * never waits for a code the server does not send), a send's `reason`, a status, or `other`.
+ */
+type MessageFor = ApiErrorCode | SendRefusal | typeof NETWORK_ERROR | `${number}` | 'other';
 
 /** How a call's failures reach the user; by default the shared codes' texts and no toast. */
 export interface CallErrors {
@@ -97,10 +100,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Whether `error` is a failed call, optionally with this status or error code. */
+/** Whether `error` is a failed call, optionally with this status or error code (of the catalogue). */
 export function isApiError(
   error: unknown,
-  match: { status?: number; code?: string } = {},
+  match: { status?: number; code?: ApiErrorCode | typeof NETWORK_ERROR } = {},
 ): error is ApiError {
   return (
     error instanceof ApiError &&

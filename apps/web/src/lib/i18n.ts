@@ -25,12 +25,15 @@ export type Namespace = (typeof NAMESPACES)[number];
 /** A key of one namespace, checked against the English catalogue. */
 export type TranslationKey<N extends Namespace = 'common'> = ParseKeys<N>;
 
+/** The namespaces a call's failure may name: the site's, and the operator console's `admin`. */
+const MESSAGE_NAMESPACES = [...NAMESPACES, 'admin'] as const;
+
 /** A key of any namespace written `namespace:key` (common's also bare), e.g. for the API client. */
-export type MessageKey = ParseKeys<typeof NAMESPACES>;
+export type MessageKey = ParseKeys<typeof MESSAGE_NAMESPACES>;
 
 /** The text of a key of any namespace in the active language. */
 export function translate(key: MessageKey): string {
-  return i18n.t(key, { ns: NAMESPACES });
+  return i18n.t(key, { ns: MESSAGE_NAMESPACES });
 }
 
 /** The messages of the shared schemas (product.md §5): keys of common's `validation`. */

@@ -28,6 +28,11 @@ export function describeImport(report: CatalogImportReport): string[] {
     lines.push('Retired plans are no longer sold; their subscribers keep them and renew.');
   }
   for (const { code, reason } of plans.notSold) lines.push(`Not sold on /premium: ${code} (${reason}).`);
+  for (const change of plans.priceChanges) {
+    lines.push(
+      `New price: ${change.code} ${change.from} → ${change.to} for new sales now; current subscribers (${change.notices} told) from their first renewal on or after ${change.takesEffectAt}.`,
+    );
+  }
   if (content.outcome === 'imported') {
     const { ARTIST, SONG, PLAYLIST } = content.cards;
     lines.push(

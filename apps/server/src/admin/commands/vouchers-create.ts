@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util';
 import { createVouchersSchema } from '@tunes/shared/vouchers';
 import { systemClock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
-import { createVouchers } from '../../modules/vouchers/voucher-codes.js';
+import { createCommandLineBatch } from '../../modules/console/command-line-batches.js';
 import { type AdminCommand, UsageError } from '../command.js';
 
 export const command: AdminCommand = {
   name: 'vouchers:create',
   summary: 'Create vouchers that activate a package (by merchant code) for some days; prints the codes.',
-  usage: 'vouchers:create --package <MERCHANT_CODE> --days <n> --count <n> [--expires <ISO date>]',
+  usage:
+    'vouchers:create --package <MERCHANT_CODE> --days <n> --count <n> [--expires <ISO date>] [--note <text>]',
   async run(args, { db: openDb, print }) {
     const { values } = parseArgs({
       args,
@@ -17,8 +18,10 @@ export const command: AdminCommand = {
         days: { type: 'string' },
         count: { type: 'string', default: '1' },
         expires: { type: 'string' },
+        note: { type: 'string' },
       },
     });
+    if (values.note && values.note.length > 200) throw new UsageError('--note: at most 200 characters.');
     const expires = values.expires ? new Date(values.expires) : undefined;
     if (expires && Number.isNaN(expires.getTime()))
       throw new UsageError('--expires must be a date, e.g. 2027-01-31.');
@@ -34,7 +37,11 @@ export const command: AdminCommand = {
     }
     const db = await openDb();
     try {
-      const { codes, packageName, expiresAt } = await createVouchers({ db, clock: systemClock }, parsed.data);
+      // A batch of its own, so the console lists it (issue 36).
+      const { codes, packageName, expiresAt } = await createCommandLineBatch(
+        { db, clock: systemClock },
+        { ...parsed.data, note: values.note },
+      );
       print(
         `${codes.length} voucher(s) for ${packageName}, ${parsed.data.days} day(s) each` +
           (expiresAt ? `, redeemable until ${expiresAt.toISOString()}` : '') +

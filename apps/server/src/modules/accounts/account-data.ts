@@ -169,6 +169,7 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
     // The card on file goes with the account; its invoices stay, without personal fields.
     await trx.deleteFrom('saved_cards').where('user_id', '=', userId).execute();
     await trx.deleteFrom('subscription_members').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('family_departures').where('user_id', '=', userId).execute();
     await trx
       .deleteFrom('invitation_codes')
       .where('used_by', 'is', null)

@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -35,7 +36,7 @@ async function proveByPassword(
   clientAddress: string,
   field: 'CurrentPassword' | 'Password',
 ) {
-  const wrong = () => badRequest('The password is not right.', field, 'wrong_password');
+  const wrong = () => badRequest('The password is not right.', field, API_ERROR_CODES.wrongPassword);
   if (!user.password_hash)
     throw badRequest('This account has no password; sign in with a code instead.', 'Password');
   await withPasswordTries(deps, user.username, clientAddress, async () => {
@@ -81,7 +82,7 @@ export async function proveFreshSignIn(
 ): Promise<void> {
   if (proof.Password !== undefined)
     return proveByPassword(deps, user, proof.Password, clientAddress, 'Password');
-  const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+  const invalid = () => badRequest('The code is invalid or has expired.', 'Otp', API_ERROR_CODES.invalidCode);
   let refused: Extract<OtpCheck, { ok: false }> = { ok: false, reason: 'expired' };
   for (const target of [user.phone_number, user.primary_email]) {
     if (!target) continue;

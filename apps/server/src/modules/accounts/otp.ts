@@ -28,23 +28,24 @@ export async function createOtp(deps: OtpDeps, target: string, delivery: OtpDeli
 
   const now = deps.clock.now();
   const code = randomOtp();
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('otp_codes')
-      .set({ consumed_at: now })
-      .where('target', '=', target)
-      .where('consumed_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('otp_codes')
-      .values({
-        target,
-        code_hash: codeHash(deps, target, code),
-        expires_at: new Date(now.getTime() + OTP_TTL_SECONDS * 1000),
-        created_at: now,
-      })
-      .execute();
-  });
+  // The earlier codes retired and the new one written in one statement: as atomic as a
+  // transaction of the two, in one round trip instead of four (docs/performance.md).
+  await deps.db
+    .with('retired', (db) =>
+      db
+        .updateTable('otp_codes')
+        .set({ consumed_at: now })
+        .where('target', '=', target)
+        .where('consumed_at', 'is', null),
+    )
+    .insertInto('otp_codes')
+    .values({
+      target,
+      code_hash: codeHash(deps, target, code),
+      expires_at: new Date(now.getTime() + OTP_TTL_SECONDS * 1000),
+      created_at: now,
+    })
+    .execute();
   return code;
 }
 

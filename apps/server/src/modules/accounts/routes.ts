@@ -12,6 +12,7 @@ import {
   validateOtpQuerySchema,
   validateOtpResponseSchema,
 } from '@tunes/shared/accounts';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { errorBodySchema } from '@tunes/shared/errors';
 import { toMsisdn } from '@tunes/shared/validation';
 import type { FastifyInstance } from 'fastify';
@@ -96,7 +97,7 @@ export default async function accountRoutes(api: FastifyInstance) {
         if (email && (await emailInUse(deps.db, email))) {
           throw conflict(
             'This email address is already associated with another account. Login with the account or use a different email address.',
-            'email_in_use',
+            API_ERROR_CODES.emailInUse,
           );
         }
         await markOtpValidated(deps, check.id);
@@ -121,7 +122,7 @@ export default async function accountRoutes(api: FastifyInstance) {
       const check = await checkOtp(deps, msisdn, Token);
       if (!check.ok)
         throw codeRefusal(check, () =>
-          badRequest('The code is invalid or has expired.', 'Token', 'invalid_code'),
+          badRequest('The code is invalid or has expired.', 'Token', API_ERROR_CODES.invalidCode),
         );
       const user = await createMobileUser(deps.db, { msisdn, countryCode: CountryCode, language: Language });
       return reply.code(201).send({ UserId: user.id });
@@ -144,14 +145,17 @@ export default async function accountRoutes(api: FastifyInstance) {
       const check = await checkOtp(deps, Email, Otp);
       if (!check.ok)
         throw codeRefusal(check, () =>
-          badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code'),
+          badRequest('The code is invalid or has expired.', 'Otp', API_ERROR_CODES.invalidCode),
         );
       if (await emailInUse(deps.db, Email)) {
-        throw conflict('This email address is already associated with another account.', 'email_in_use');
+        throw conflict(
+          'This email address is already associated with another account.',
+          API_ERROR_CODES.emailInUse,
+        );
       }
       const passwordHash = await hashPassword(Password);
       if (!(await consumeOtp(deps, check.id))) {
-        throw badRequest('The code is invalid or has expired.', 'Otp', 'invalid_code');
+        throw badRequest('The code is invalid or has expired.', 'Otp', API_ERROR_CODES.invalidCode);
       }
       const user = await createEmailUser(deps.db, {
         email: Email,
@@ -212,7 +216,7 @@ export default async function accountRoutes(api: FastifyInstance) {
       if (!(await spendHmacToken(deps, userId, token))) {
         throw new AppError(
           401,
-          'unauthorized',
+          API_ERROR_CODES.unauthorized,
           'Unauthorized access. The request was unacceptable, often due to missing a required parameter.',
         );
       }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GRANT_ERRORS, type TokenPair } from '@tunes/shared/accounts';
+import type { ApiErrorCode } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { randomToken, sha256 } from './secrets.js';
@@ -7,7 +8,12 @@ import { randomToken, sha256 } from './secrets.js';
 type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens' | 'revokedSessions'>;
 
 /** A grant error of the token endpoint: `{ error, error_description, message, field? }` (api.md). */
-export function grantError(status: number, code: string, description: string, field?: string): AppError {
+export function grantError(
+  status: number,
+  code: ApiErrorCode,
+  description: string,
+  field?: string,
+): AppError {
   return new AppError(status, code, description, {
     error_description: description,
     ...(field ? { field } : {}),

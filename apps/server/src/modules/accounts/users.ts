@@ -156,14 +156,18 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       's.merchant_code',
       's.allow_share',
       's.max_shared_users',
-      // The newest owned period already over (its own index: owner, end date).
+      // The newest owned period already over (its own index: owner, end date), or the newest
+      // place on someone else's plan that ended (family/departures.ts; its own index too).
       (eb) =>
-        eb
-          .selectFrom('subscriptions as ended')
-          .select((inner) => inner.fn.max('ended.end_date').as('end_date'))
-          .whereRef('ended.owner_id', '=', 'u.id')
-          .where('ended.end_date', '<=', args.now)
-          .as('premium_ended_at'),
+        sql<Date | null>`greatest((${eb
+              .selectFrom('subscriptions as ended')
+              .select((inner) => inner.fn.max('ended.end_date').as('end_date'))
+              .whereRef('ended.owner_id', '=', 'u.id')
+              .where('ended.end_date', '<=', args.now)}), (${eb
+              .selectFrom('family_departures as gone')
+              .select((inner) => inner.fn.max('gone.ended_at').as('ended_at'))
+              .whereRef('gone.user_id', '=', 'u.id')
+              .where('gone.ended_at', '<=', args.now)}))`.as('premium_ended_at'),
     ])
     .where('u.id', '=', args.userId)
     .where('u.deleted_at', 'is', null)

@@ -1,12 +1,16 @@
 import type { Billing } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { SubscriptionView } from '@tunes/shared/profile';
 import type { Deps } from '../../deps.js';
 import { conflict } from '../../lib/errors.js';
 import { savedCard } from '../premium/saved-cards.js';
 import { subscriptionView } from '../premium/subscriptions.js';
+import { comingPrice, renewalCostOf } from '../prices/price-schedule.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
-import type { RenewalDeps } from './renewal.js';
-import { invoicePaymentPage, renewalInvoiceFor } from './renewal.js';
+import { invoicePaymentPage } from './invoice-payment-page.js';
+import { chosenRenewalMethod } from './pay-renewals-by.js';
+import type { RenewalDeps } from './renewal-claim.js';
+import { renewalInvoiceFor } from './renewal-invoice.js';
 
 const names = (row: { name_en: string; name_mn: string }) => [
   { Language: 'en' as const, Value: row.name_en },
@@ -37,7 +41,9 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
       'p.merchant_code',
       'p.name_en',
       'p.name_mn',
-      'p.cost',
+      'p.id as package_id',
+      'p.cost as plan_cost',
+      'p.duration_months',
       'p.currency',
       'p.allow_share',
       'p.max_shared_users',
@@ -45,6 +51,14 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
       'current.name_en as current_name_en',
       'current.name_mn as current_name_mn',
     ])
+    .select((eb) =>
+      renewalCostOf({
+        subscriptionId: eb.ref('s.id'),
+        packageId: eb.ref('p.id'),
+        periodStart: eb.ref('s.end_date'),
+        cost: eb.ref('p.cost'),
+      }).as('cost'),
+    )
     .where('s.owner_id', '=', userId)
     .where('s.source_type', '=', 'Web')
     .where((eb) => eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]))
@@ -89,12 +103,28 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
       nextChargeAt: row.is_auto_renew ? (row.next_billing_at ?? row.end_date).toISOString() : null,
       amount: row.cost,
       currency: row.currency,
-      renewsBy: card ? 'card' : 'link',
+      renewsBy: card && (await chosenRenewalMethod(deps, userId)) === 'card' ? 'card' : 'link',
       endDate: row.end_date.toISOString(),
       pendingChange,
       failedRenewal,
+      priceChange: await priceChangeOf(deps, row),
     },
   };
+}
+
+/** A price rise still ahead of the plan it renews on (prices/price-schedule.ts). */
+async function priceChangeOf(
+  deps: Pick<Deps, 'db'>,
+  row: { id: string; package_id: number; end_date: Date; duration_months: number; plan_cost: number },
+): Promise<NonNullable<Billing['renewal']>['priceChange']> {
+  const coming = await comingPrice(deps.db, {
+    id: row.id,
+    packageId: row.package_id,
+    endDate: row.end_date,
+    months: row.duration_months,
+    cost: row.plan_cost,
+  });
+  return coming && { ...coming, from: coming.from.toISOString() };
 }
 
 /**
@@ -109,10 +139,10 @@ export async function resumeAutoRenew(
   const now = deps.clock.now();
   const subscription = await ownedSubscription(deps, userId, subscriptionId);
   if (subscription.end_date <= now) {
-    throw conflict('This plan has ended; buy it again from the plans page.', 'plan_ended');
+    throw conflict('This plan has ended; buy it again from the plans page.', API_ERROR_CODES.planEnded);
   }
   if (subscription.source_type !== 'Web') {
-    throw conflict('Only a plan bought on this site renews here.', 'plan_not_renewable');
+    throw conflict('Only a plan bought on this site renews here.', API_ERROR_CODES.planNotRenewable);
   }
   await deps.db
     .updateTable('subscriptions')
@@ -134,7 +164,7 @@ export async function payRenewalNow(deps: RenewalDeps, userId: string, subscript
   const subscription = await ownedSubscription(deps, userId, subscriptionId);
   const invoice = await renewalInvoiceFor(deps, subscription.id, subscription.end_date);
   if (invoice?.status !== 'created') {
-    throw conflict('There is no unpaid renewal for this plan.', 'nothing_to_pay');
+    throw conflict('There is no unpaid renewal for this plan.', API_ERROR_CODES.nothingToPay);
   }
   return { url: await invoicePaymentPage(deps, invoice.invoice_id), invoiceId: invoice.invoice_id };
 }

@@ -1,6 +1,7 @@
 import type { BooksMismatch, BooksUnchecked } from '@tunes/shared/books-codes';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { checkChanges } from './books-changes.js';
 import { capturesNotBalanced, ledgerAgainstInvoices, periodsAgainstLedger } from './books-ledger.js';
 import {
   type AskedInvoice,
@@ -94,6 +95,57 @@ export async function checkBooks(deps: BooksDeps, options: BooksCheckOptions = {
     mismatches: mismatches.slice(0, limit),
     unchecked: asked.unchecked.slice(0, limit),
     truncated,
+  };
+}
+
+export interface BooksJobCheckOptions {
+  /** The database mismatches the last run found, checked again; null: the whole database. */
+  carried: BooksMismatch[] | null;
+  /** Changes one run reads at most (books-changes.ts). */
+  maxChanges: number;
+  /** Ask the providers so; null asks none and keeps what the last run found there (`kept`). */
+  providers: BooksCheckOptions | null;
+  kept: { mismatches: BooksMismatch[]; unchecked: BooksUnchecked[] };
+  graceMs?: number;
+  maxMismatches?: number;
+}
+
+/**
+ * The hourly job's check (books-store.ts): the database for what changed since its last run
+ * (books-changes.ts), the providers as `checkBooks` asks them. Its report is the books' state as
+ * a whole (what the last run found is looked at again, not dropped), so it is kept with no `since`.
+ */
+export async function checkBooksChanges(
+  deps: BooksDeps,
+  options: BooksJobCheckOptions,
+): Promise<BooksCheck & { changesLeft: boolean; changesChecked: number }> {
+  const startedAt = deps.clock.now();
+  const graceMs = options.graceMs ?? BOOKS_GRACE_MS;
+  const limit = options.maxMismatches ?? MAX_MISMATCHES;
+  const database = await checkChanges(deps.db, {
+    now: startedAt,
+    graceMs,
+    limit,
+    carried: options.carried,
+    maxChanges: options.maxChanges,
+  });
+  const providersSince = options.providers?.providersSince ?? null;
+  const asked = options.providers
+    ? await ledgerAgainstProviders(deps, { ...options.providers, providersSince, graceMs })
+    : { ...options.kept, asked: 0, after: null };
+  const mismatches = [...database.mismatches, ...asked.mismatches];
+  return {
+    startedAt,
+    finishedAt: deps.clock.now(),
+    since: null,
+    providersSince,
+    providersAfter: asked.after,
+    invoicesAsked: asked.asked,
+    mismatches: mismatches.slice(0, limit),
+    unchecked: asked.unchecked.slice(0, limit),
+    truncated: database.truncated || mismatches.length > limit,
+    changesLeft: database.changesLeft,
+    changesChecked: database.changesChecked,
   };
 }
 

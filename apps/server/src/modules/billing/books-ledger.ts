@@ -19,6 +19,22 @@ function capped<T>(rows: T[], limit: number) {
 
 const money = (amount: number, currency: string) => `${amount} ${currency}`;
 
+/**
+ * What a check looks at: everything (null), or the invoices, periods and ledger rows that changed
+ * since the last one (books-changes.ts). Each query is then a few index lookups per item.
+ */
+export interface BooksScope {
+  invoices: string[];
+  subscriptions: string[];
+  ledger: string[];
+}
+
+const within = (scope: BooksScope | null, column: RawBuilder<unknown>, ids: keyof BooksScope) => {
+  if (!scope) return sql`true`;
+  const type = { invoices: sql`text[]`, subscriptions: sql`uuid[]`, ledger: sql`bigint[]` }[ids];
+  return sql`${column} = any(cast(${scope[ids]} as ${type}))`;
+};
+
 /** Invoices made, settled or given a ledger row since `since` (an invoice id column's filter). */
 function touchedSince(column: RawBuilder<unknown>, since: Date | null): RawBuilder<unknown> {
   if (!since) return sql`true`;
@@ -41,13 +57,18 @@ interface InvoiceTotals {
  * and no refund; a refunded one all of them given back, a partly refunded one some; an unpaid
  * one none; and no invoice two applied captures.
  */
-export async function ledgerAgainstInvoices(db: Kysely<Database>, since: Date | null, limit: number) {
+export async function ledgerAgainstInvoices(
+  db: Kysely<Database>,
+  since: Date | null,
+  limit: number,
+  scope: BooksScope | null = null,
+) {
   const { rows } = await sql<InvoiceTotals>`
     with captures as (
       select c.invoice_id, c.outcome, c.amount,
         coalesce((select sum(r.amount) from payment_ledger r where r.refund_of = c.id and r.entry = 'refund'), 0) as refunded
       from payment_ledger c
-      where c.entry = 'capture' and c.invoice_id is not null
+      where c.entry = 'capture' and c.invoice_id is not null and ${within(scope, sql.ref('c.invoice_id'), 'invoices')}
     ), totals as (
       select invoice_id,
         count(*) filter (where outcome = 'applied') as applied_count,
@@ -67,7 +88,7 @@ export async function ledgerAgainstInvoices(db: Kysely<Database>, since: Date | 
         or (i.status = 'refunded' and t.refunded <> t.applied)
         or (i.status = 'partly_refunded' and (t.refunded <= 0 or t.refunded >= t.applied))))
       or (i.status in (${sql.join(UNPAID_STATUSES)}) and coalesce(t.applied_count, 0) > 0)
-    ) and ${touchedSince(sql.ref('i.invoice_id'), since)}
+    ) and ${touchedSince(sql.ref('i.invoice_id'), since)} and ${within(scope, sql.ref('i.invoice_id'), 'invoices')}
     order by i.invoice_id
     limit ${limit + 1}`.execute(db);
   const found = capped(rows, limit);
@@ -126,7 +147,20 @@ function invoiceMismatches(row: InvoiceTotals): BooksMismatch[] {
  * given back whole once it is older than the grace period; every refund names a capture of its
  * invoice. Always the whole ledger (a surplus left open must not age out of a recent check).
  */
-export async function capturesNotBalanced(db: Kysely<Database>, cutoff: Date, limit: number) {
+export async function capturesNotBalanced(
+  db: Kysely<Database>,
+  cutoff: Date,
+  limit: number,
+  scope: BooksScope | null = null,
+) {
+  // A surplus awaiting its refund turns into a mismatch by the clock alone: always looked at
+  // (the surplus captures are few, and found by their own index).
+  const captures = scope
+    ? sql`(c.outcome = 'surplus' or ${within(scope, sql.ref('c.invoice_id'), 'invoices')} or ${within(scope, sql.ref('c.id'), 'ledger')})`
+    : sql`true`;
+  const refunds = scope
+    ? sql`(${within(scope, sql.ref('r.invoice_id'), 'invoices')} or ${within(scope, sql.ref('r.id'), 'ledger')})`
+    : sql`true`;
   const { rows } = await sql<{
     kind: 'over_refunded' | 'surplus_not_refunded' | 'refund_without_capture';
     id: string;
@@ -140,7 +174,7 @@ export async function capturesNotBalanced(db: Kysely<Database>, cutoff: Date, li
       select c.id, c.invoice_id, c.reference, c.outcome, c.amount, c.currency, c.created_at,
         coalesce((select sum(r.amount) from payment_ledger r where r.refund_of = c.id and r.entry = 'refund'), 0) as refunded
       from payment_ledger c
-      where c.entry = 'capture'
+      where c.entry = 'capture' and ${captures}
     )
     select case when refunded > amount then 'over_refunded' else 'surplus_not_refunded' end as kind,
       id, invoice_id, reference, amount, currency, refunded
@@ -149,7 +183,7 @@ export async function capturesNotBalanced(db: Kysely<Database>, cutoff: Date, li
     union all
     select 'refund_without_capture', r.id, r.invoice_id, r.reference, r.amount, r.currency, 0
     from payment_ledger r left join payment_ledger c on c.id = r.refund_of
-    where r.entry = 'refund'
+    where r.entry = 'refund' and ${refunds}
       and (c.id is null or c.entry <> 'capture' or c.invoice_id is distinct from r.invoice_id)
     order by 2
     limit ${limit + 1}`.execute(db);
@@ -170,40 +204,41 @@ export async function capturesNotBalanced(db: Kysely<Database>, cutoff: Date, li
 }
 
 /**
+ * An invoice `i` that backs a period: a purchase, renewal or change that kept money (its applied
+ * captures less their refunds), or a plan change that cost nothing.
+ */
+const backsAPeriod = sql`i.kind in ('purchase', 'renewal', 'change')
+  and ((i.kind = 'change' and i.amount = 0 and i.status = 'paid')
+    or (select coalesce(sum(case when l.entry = 'capture' then l.amount else -l.amount end), 0)
+        from payment_ledger l left join payment_ledger c on c.id = l.refund_of
+        where l.invoice_id = i.invoice_id
+          and ((l.entry = 'capture' and l.outcome = 'applied') or (l.entry = 'refund' and c.outcome = 'applied'))) > 0)`;
+
+/**
  * 3. The ledger against the periods: a Web period that gives access now is backed by an
  * invoice of it that kept money (applied captures less their refunds), by a voucher or an
  * extension in the ledger, or by a plan change that cost nothing; and every invoice an applied
  * capture paid led to a period (a subscription names it, or it names one).
  */
-export async function periodsAgainstLedger(db: Kysely<Database>, now: Date, limit: number) {
+export async function periodsAgainstLedger(
+  db: Kysely<Database>,
+  now: Date,
+  limit: number,
+  scope: BooksScope | null = null,
+) {
+  // Each period asks its own invoices and grants by index: linear in the periods looked at.
   const unbacked = await sql<{ id: string; owner_id: string; end_date: Date }>`
-    with kept as (
-      select l.invoice_id, sum(case when l.entry = 'capture' then l.amount else -l.amount end) as net
-      from payment_ledger l left join payment_ledger c on c.id = l.refund_of
-      where l.invoice_id is not null
-        and ((l.entry = 'capture' and l.outcome = 'applied') or (l.entry = 'refund' and c.outcome = 'applied'))
-      group by l.invoice_id
-    ), backing as (
-      select i.invoice_id, i.subscription_id
-      from payment_invoices i left join kept k on k.invoice_id = i.invoice_id
-      where i.kind in ('purchase', 'renewal', 'change')
-        and (coalesce(k.net, 0) > 0 or (i.kind = 'change' and i.amount = 0 and i.status = 'paid'))
-    ), backed as (
-      select subscription_id as id from backing where subscription_id is not null
-      union
-      select s.id from subscriptions s join backing b on b.invoice_id = s.invoice_id
-      union
-      select subscription_id from payment_ledger
-      where entry = 'capture' and method in ('voucher', 'extension') and subscription_id is not null
-    )
     select s.id, s.owner_id, s.end_date from subscriptions s
-    where s.source_type = 'Web' and s.end_date > ${now}
-      and not exists (select 1 from backed b where b.id = s.id)
+    where s.source_type = 'Web' and s.end_date > ${now} and ${within(scope, sql.ref('s.id'), 'subscriptions')}
+      and not exists (select 1 from payment_invoices i where i.subscription_id = s.id and ${backsAPeriod})
+      and not exists (select 1 from payment_invoices i where i.invoice_id = s.invoice_id and ${backsAPeriod})
+      and not exists (select 1 from payment_ledger g
+        where g.subscription_id = s.id and g.entry = 'capture' and g.method in ('voucher', 'extension'))
     order by s.id
     limit ${limit + 1}`.execute(db);
   const withoutPeriod = await sql<{ invoice_id: string; kind: string; amount: number; currency: string }>`
     select i.invoice_id, i.kind, i.amount, i.currency from payment_invoices i
-    where i.subscription_id is null
+    where i.subscription_id is null and ${within(scope, sql.ref('i.invoice_id'), 'invoices')}
       and exists (select 1 from payment_ledger c
         where c.invoice_id = i.invoice_id and c.entry = 'capture' and c.outcome = 'applied')
       and not exists (select 1 from subscriptions s where s.invoice_id = i.invoice_id)

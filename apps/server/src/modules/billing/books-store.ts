@@ -13,6 +13,7 @@ import {
   type BooksCheckOptions,
   type BooksDeps,
   checkBooks,
+  checkBooksChanges,
 } from './books-check.js';
 import type { BooksChecksTable } from './books-tables.js';
 import './books-tables.js';
@@ -29,6 +30,11 @@ export type BooksTrigger = BooksReport['trigger'];
 export const BOOKS_JOB_EVERY_MS = 60 * 60_000;
 /** Invoices one run of the job asks the providers about; the next run goes on from there. */
 const JOB_MAX_INVOICES = 2000;
+/**
+ * Changes one run of the job reads (books-changes.ts): a few index lookups each, well under a
+ * second of the database; a backlog (a renewal day) is read a slice at each scan.
+ */
+const JOB_MAX_CHANGES = 5000;
 /** Checks kept; older ones are deleted as new ones are written. */
 const KEEP_CHECKS = 200;
 const PROVIDER_KINDS: BooksMismatchKind[] = [
@@ -74,6 +80,10 @@ export async function saveBooksCheck(
   check: BooksCheck,
   trigger: BooksTrigger,
   sweepStartedAt: Date = check.startedAt,
+  job: { changesLeft: boolean; providersAskedAt: Date | null } = {
+    changesLeft: false,
+    providersAskedAt: null,
+  },
 ) {
   const report: StoredReport = {
     mismatches: check.mismatches,
@@ -93,6 +103,8 @@ export async function saveBooksCheck(
       invoices_asked: check.invoicesAsked,
       mismatch_count: check.mismatches.length,
       report: JSON.stringify(report),
+      changes_left: job.changesLeft,
+      providers_asked_at: job.providersAskedAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -140,10 +152,7 @@ export async function lastMismatchCount(db: Kysely<Database>): Promise<number> {
  * stopped at its bound, or what was touched since the last sweep began (less the grace period
  * it left to captures on their way); and again what the last run found wrong or could not ask.
  */
-async function nextJobRun(
-  db: Kysely<Database>,
-): Promise<{ options: BooksCheckOptions; sweepStartedAt?: Date }> {
-  const last = await lastCheck(db).where('trigger', '=', 'job').executeTakeFirst();
+function nextJobRun(last: JobCheckRow | undefined): { options: BooksCheckOptions; sweepStartedAt?: Date } {
   if (!last) return { options: { maxInvoices: JOB_MAX_INVOICES } };
   const { mismatches, unchecked } = reportOf(last);
   const recheck = [
@@ -166,23 +175,67 @@ async function nextJobRun(
   };
 }
 
+type JobCheckRow = NonNullable<Awaited<ReturnType<ReturnType<typeof lastCheck>['executeTakeFirst']>>>;
+
+const lastJobCheck = (db: Kysely<Database>) => lastCheck(db).where('trigger', '=', 'job').executeTakeFirst();
+
+/** When the job last asked the providers (rows from before the column: the run's own start). */
+const providersAskedAt = (row: JobCheckRow) => row.providers_asked_at ?? row.started_at;
+
 /**
- * The reconciliation job (billing.books): every hour of the service clock the whole database is
- * checked, and the providers are asked about invoices touched since the last run; mismatches are
- * logged, kept and counted in `tunes_books_mismatches`.
+ * One run of the job: the database for what changed since the last run, and what that run found
+ * wrong (the whole database the first time, or when the last report could not list everything);
+ * once an hour of the service clock also the providers, about invoices touched since their last
+ * sweep. A run that did not ask them keeps what the last one found there, and where it stopped.
+ */
+async function runJob(deps: BooksDeps) {
+  const last = await lastJobCheck(deps.db);
+  const now = deps.clock.now();
+  const previous = last ? reportOf(last) : null;
+  const askProviders = !last || providersAskedAt(last).getTime() <= now.getTime() - BOOKS_JOB_EVERY_MS;
+  const fromProviders = (found: BooksMismatch) => PROVIDER_KINDS.includes(found.kind);
+  const next = askProviders ? nextJobRun(last) : null;
+  const check = await checkBooksChanges(deps, {
+    carried:
+      previous && !previous.truncated ? previous.mismatches.filter((found) => !fromProviders(found)) : null,
+    maxChanges: JOB_MAX_CHANGES,
+    providers: next?.options ?? null,
+    kept: {
+      mismatches: previous?.mismatches.filter(fromProviders) ?? [],
+      unchecked: previous?.unchecked ?? [],
+    },
+  });
+  if (next || !last) {
+    return saveBooksCheck(deps.db, check, 'job', next?.sweepStartedAt ?? check.startedAt, {
+      changesLeft: check.changesLeft,
+      providersAskedAt: check.startedAt,
+    });
+  }
+  // Asked nobody: where the providers' sweep stands is the last run's.
+  const kept = { ...check, providersSince: last.providers_since, providersAfter: last.providers_after };
+  return saveBooksCheck(deps.db, kept, 'job', last.sweep_started_at, {
+    changesLeft: check.changesLeft,
+    providersAskedAt: providersAskedAt(last),
+  });
+}
+
+/**
+ * The reconciliation job (billing.books): every hour of the service clock, and at each scan while
+ * changes are left from a run that read as many as it may; mismatches are logged, kept and
+ * counted in `tunes_books_mismatches`.
  */
 export function booksJobKind(deps: BooksDeps): JobKind {
   return {
     name: 'billing.books',
     findDue: async (now, _limit, after) => {
       if (after) return [];
-      const last = await lastCheck(deps.db).where('trigger', '=', 'job').executeTakeFirst();
-      if (last && last.started_at.getTime() > now.getTime() - BOOKS_JOB_EVERY_MS) return [];
+      const last = await lastJobCheck(deps.db);
+      const hourDue = !last || providersAskedAt(last).getTime() <= now.getTime() - BOOKS_JOB_EVERY_MS;
+      if (!hourDue && !last?.changes_left) return [];
       return [`books:${now.toISOString().slice(0, 13)}`];
     },
     run: async (_key, log) => {
-      const next = await nextJobRun(deps.db);
-      const report = await runBooksCheck(deps, 'job', next.options, next.sweepStartedAt);
+      const report = await runJob(deps);
       if (report.mismatches.length > 0) {
         log.error(
           {

@@ -19,10 +19,23 @@ export interface BooksChecksTable {
   mismatch_count: number;
   /** `{ mismatches, unchecked, truncated }` as JSON text in, parsed out. */
   report: ColumnType<unknown, string, string>;
+  /** A job run that read as many changes as it may: the next scan goes on (books-changes.ts). */
+  changes_left: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When the providers were last asked by the job (a run that only read changes keeps it). */
+  providers_asked_at: NullableTimestamp;
+}
+
+/** Migration 202612170720p: what changed since the job last looked, written by triggers. */
+export interface BooksChangesTable {
+  id: Generated<string>;
+  invoice_id: string | null;
+  subscription_id: string | null;
+  ledger_id: string | null;
 }
 
 declare module '../../db/schema.js' {
   interface Database {
     books_checks: BooksChecksTable;
+    books_changes: BooksChangesTable;
   }
 }

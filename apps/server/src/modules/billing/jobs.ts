@@ -2,15 +2,17 @@ import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
 import type { Deps } from '../../deps.js';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
-import { refundOpenSurplus } from '../premium/capture-once.js';
 import {
   invoicesWithOpenAttempts,
   lapseUnpaidRenewals,
   openProviderInvoices,
   settleInvoice,
 } from '../premium/settlement.js';
+import { refundOpenSurplus } from '../premium/surplus-refunds.js';
+import { registerPriceNoticeJobs } from '../prices/price-notices.js';
 import { booksJobKind } from './books-store.js';
-import { remindRenewal, runRenewalStep } from './renewal.js';
+import { runRenewalStep } from './renewal.js';
+import { remindRenewal } from './renewal-reminder.js';
 
 const DAY_MS = 86_400_000;
 /** A checkout younger than this is left to its shopper's return before it is checked. */
@@ -93,6 +95,8 @@ export function billingJobKinds(deps: Deps): JobKind[] {
 
 /** Registers the billing work on a queue; periods that nothing renews lapse in the scan. */
 export function registerBillingJobs(queue: JobQueue, deps: Deps): void {
+  // A price rise's messages first, so its reminder goes before a renewal in the same run.
+  registerPriceNoticeJobs(queue, deps);
   for (const kind of billingJobKinds(deps)) queue.register(kind);
   // Last, so a run checks the books after the payments it settled.
   queue.register(booksJobKind(deps));

@@ -12,10 +12,6 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны ${plan} багц ${messageDate(on, lang)}-нд дуусна. Сунгахын тулд ${money(lang, price)} төлнө үү: ${link}`
       : `Your ${plan} ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link}`,
-  charged: (lang: Lang, plan: string, price: Amount, until: Date) =>
-    lang === 'mn'
-      ? `Таны ${plan} багц сунгагдлаа: ${money(lang, price)} төлөгдсөн. ${messageDate(until, lang)} хүртэл хүчинтэй. Баримт Профайл хэсэгт байна.`
-      : `Your ${plan} renewed: ${money(lang, price)} paid. It runs until ${messageDate(until, lang)}. Your receipt is in your profile.`,
   chargeFailed: (lang: Lang, plan: string, price: Amount, retryOn: Date, link: string) =>
     lang === 'mn'
       ? `${plan} багцын ${money(lang, price)} төлбөр таны картаас татагдсангүй. Бид ${messageDate(retryOn, lang)}-нд дахин оролдоно; сонсох эрх тань хэвээр. Одоо төлөх: ${link}`

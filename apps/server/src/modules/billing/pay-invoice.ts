@@ -1,11 +1,12 @@
 import type { PayInvoiceResponse, PaymentMethod } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import { ownInvoice } from '../premium/invoice-view.js';
 import { openQpayPayment } from '../premium/qpay-payments.js';
 import { GatewayError } from '../providers/exchange.js';
-import { invoicePaymentPage } from './renewal.js';
+import { invoicePaymentPage } from './invoice-payment-page.js';
 
 /**
  * `POST /api/payments/{invoiceId}/pay`: one of the listener's open invoices paid by the method
@@ -20,11 +21,15 @@ export async function payInvoice(
   method: PaymentMethod,
 ): Promise<PayInvoiceResponse> {
   const invoice = await ownInvoice(deps, userId, invoiceId);
-  if (invoice.status !== 'created') throw conflict('This invoice is closed.', 'invoice_closed');
+  if (invoice.status !== 'created') throw conflict('This invoice is closed.', API_ERROR_CODES.invoiceClosed);
   try {
     if (method === 'qpay') {
       if (!deps.config.qpayEnabled) {
-        throw new AppError(503, 'qpay_unavailable', 'QPay is not available on this site at the moment.');
+        throw new AppError(
+          503,
+          API_ERROR_CODES.qpayUnavailable,
+          'QPay is not available on this site at the moment.',
+        );
       }
       return await openQpayPayment(deps, invoiceId);
     }

@@ -1,5 +1,6 @@
 import type { PlanChangeResponse } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict } from '../../lib/errors.js';
@@ -16,8 +17,8 @@ import { cardToken } from '../premium/saved-cards.js';
 import { GatewayError } from '../providers/exchange.js';
 import { writePaymentLog } from '../providers/payment-log.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import { invoicePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
-import { invoicePaymentPage } from './renewal.js';
 
 export type PlanChangeDeps = Pick<
   Deps,
@@ -75,7 +76,10 @@ export async function quotePlanChange(
   const now = deps.clock.now();
   const subscription = await ownedSubscription(deps, userId, subscriptionId);
   if (subscription.source_type !== 'Web' || subscription.end_date <= now) {
-    throw conflict('Only a current plan bought on this site can be changed.', 'plan_not_changeable');
+    throw conflict(
+      'Only a current plan bought on this site can be changed.',
+      API_ERROR_CODES.planNotChangeable,
+    );
   }
   const target = await findPlanByCode(deps, merchantCode);
   if (!target) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
@@ -225,7 +229,10 @@ export async function changePlan(
           await tell();
           return changed;
         }
-        throw conflict('This plan change could not be applied; the charge was refunded.', 'change_refunded');
+        throw conflict(
+          'This plan change could not be applied; the charge was refunded.',
+          API_ERROR_CODES.changeRefunded,
+        );
       }
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
@@ -245,7 +252,7 @@ export async function changePlan(
     deps.reportError(error, 'upgrade payment page failed');
     throw new AppError(
       502,
-      'payment_gateway_error',
+      API_ERROR_CODES.paymentGatewayError,
       'The payment gateway could not start the payment. Please try again later.',
     );
   }

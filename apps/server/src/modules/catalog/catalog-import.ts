@@ -6,6 +6,7 @@ import type { Database, Package, PackagesTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { dropUntouchedDraft } from '../console/content-draft.js';
 import { readStoredContent, replaceContent } from '../content/content-store.js';
+import { schedulePriceChange } from '../prices/price-schedule.js';
 import { CatalogRefused, checkCatalog } from './catalog-file.js';
 import type { CatalogFile, CatalogPlan, CatalogProblem } from './catalog-schema.js';
 import { refusedChanges } from './sold-plan-terms.js';
@@ -41,6 +42,8 @@ export function planRow(plan: CatalogPlan, index: number): PlanRow {
     max_shared_users: plan.seats - 1,
     is_active: plan.onSale,
     sort_order: index + 1,
+    badge_en: plan.badge?.en ?? null,
+    badge_mn: plan.badge?.mn ?? null,
   };
 }
 
@@ -59,6 +62,8 @@ const FIELD_OF: Partial<Record<keyof Package, string>> = {
   allow_share: 'seats',
   is_active: 'onSale',
   sort_order: 'order',
+  badge_en: 'badge',
+  badge_mn: 'badge',
 };
 
 export interface CatalogImportReport {
@@ -71,6 +76,8 @@ export interface CatalogImportReport {
     unchanged: string[];
     /** Plans of the file /premium does not list (another currency or offer), with the reason. */
     notSold: { code: string; reason: string }[];
+    /** New prices: new sales pay them at once, current subscribers from their first renewal on or after `takesEffectAt`. */
+    priceChanges: { code: string; from: number; to: number; takesEffectAt: string; notices: number }[];
   };
   content:
     | { outcome: 'absent' | 'unchanged' }
@@ -124,13 +131,14 @@ async function applyCatalog(db: Db, now: Date, file: CatalogFile): Promise<Catal
 
   const problems: CatalogProblem[] = [];
   const inserts: Row[] = [];
-  const updates: { id: number; row: Row }[] = [];
+  const updates: { id: number; row: Row; previousCost: number }[] = [];
   const report: CatalogImportReport['plans'] = {
     added: [],
     changed: [],
     retired: [],
     unchanged: [],
     notSold: [],
+    priceChanges: [],
   };
   for (const [index, plan] of file.plans.entries()) {
     const row = planRow(plan, index);
@@ -155,7 +163,7 @@ async function applyCatalog(db: Db, now: Date, file: CatalogFile): Promise<Catal
       continue;
     }
     problems.push(...(await refusedChanges(db, now, current, row, index, columns)));
-    updates.push({ id: current.id, row });
+    updates.push({ id: current.id, row, previousCost: current.cost });
     const fields = [...new Set(columns.map((column) => FIELD_OF[column] ?? column))];
     if (current.is_active && !plan.onSale) report.retired.push(plan.code);
     const others = fields.filter((field) => field !== 'onSale');
@@ -168,8 +176,23 @@ async function applyCatalog(db: Db, now: Date, file: CatalogFile): Promise<Catal
     (row) => row.merchant_id === MERCHANT_ID && row.is_active && !listed.has(row.merchant_code),
   );
   if (inserts.length > 0) await db.insertInto('packages').values(inserts).execute();
-  for (const { id, row } of updates) {
+  for (const { id, row, previousCost } of updates) {
     await db.updateTable('packages').set(row).where('id', '=', id).execute();
+    if (row.cost !== previousCost) {
+      const change = await schedulePriceChange(db, now, {
+        packageId: id,
+        previousCost,
+        cost: row.cost,
+        operatorId: null,
+      });
+      report.priceChanges.push({
+        code: row.merchant_code,
+        from: previousCost,
+        to: row.cost,
+        takesEffectAt: change.takesEffectAt.toISOString(),
+        notices: change.notices,
+      });
+    }
   }
   if (leftOut.length > 0) {
     await db

@@ -60,6 +60,8 @@ export const catalogPlanSchema = z
         .int('must be a whole number of accounts, the owner included')
         .min(1, 'must be at least 1 (the owner)')
         .max(10, 'must be at most 10'),
+      /** A short label on the plan's card (Most popular), in both languages. */
+      badge: bothLanguages(40).optional(),
       /** false: no new sales (retired); subscribers keep it and renew. */
       onSale: z.boolean(says('must be true or false')).default(true),
     },

@@ -5,9 +5,8 @@ import type { CatalogProblem } from './catalog-schema.js';
 
 /**
  * Changes a plan that was sold may not take: its currency and length (renewals charge and extend
- * by them), its price while a current subscriber renews on it (they would be charged the new
- * price without notice: product.md's price change with notice is not built yet), and fewer seats
- * than a current family already fills (the seat limit).
+ * by them), and fewer seats than a current family already fills (the seat limit). A new price is
+ * taken: it is scheduled with notice for current subscribers (prices/price-schedule.ts).
  */
 export async function refusedChanges(
   db: Kysely<Database>,
@@ -40,26 +39,6 @@ export async function refusedChanges(
         });
       if (columns.includes('currency')) keep('currency', current.currency);
       if (columns.includes('duration_months')) keep('months', current.duration_months);
-    }
-  }
-  if (columns.includes('cost')) {
-    const renewing = await db
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('package_id', '=', current.id), eb('next_package_id', 'is', null)]),
-          eb('next_package_id', '=', current.id),
-        ]),
-      )
-      .where('is_auto_renew', '=', true)
-      .where((eb) => eb.or([eb('end_date', '>', now), eb('grace_until', '>', now)]))
-      .executeTakeFirstOrThrow();
-    if (Number(renewing.count) > 0) {
-      problems.push({
-        path: where('price'),
-        message: `${renewing.count} current subscriber(s) renew on ${current.merchant_code} at ${current.cost}; a new price for them needs notice first. Sell the new price under a new code and leave this plan out (retired)`,
-      });
     }
   }
   const seatsLeft = row.max_shared_users;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { hashPassword } from '../accounts/secrets.js';
-import { toOperatorView } from './operators.js';
+import { toOperatorView } from './operator-view.js';
 import { totpCode } from './totp.js';
 
 /** A fixed base32 secret for tests that do not choose one. */

@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
@@ -15,7 +16,7 @@ export const EXTENSION_WINDOW_DAYS = 30;
 
 const capOf = (role: OperatorRole) => (role === 'admin' ? EXTENSION_CAPS.admin : EXTENSION_CAPS.support);
 
-const overCap = (message: string) => new AppError(403, 'extension_cap', message);
+const overCap = (message: string) => new AppError(403, API_ERROR_CODES.extensionCap, message);
 
 /**
  * Checks an extension of `days` against the caps, under the subscription's row lock (so

@@ -1,6 +1,7 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../../lib/errors.js';
-import { type ConsoleSession, SESSION_MAX_MS, touchSession } from './operators.js';
+import { type ConsoleSession, SESSION_MAX_MS, touchSession } from './operator-sessions.js';
 import type { OperatorRole } from './tables.js';
 
 export const SESSION_COOKIE = 'tunes_op';
@@ -55,7 +56,11 @@ export function guardConsoleScope(app: FastifyInstance): void {
  */
 export async function requireConsoleHeader(request: FastifyRequest): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers[CONSOLE_HEADER] !== '1') {
-    throw new AppError(403, 'csrf_header_missing', 'Send the header X-Tunes-Console: 1 with this request.');
+    throw new AppError(
+      403,
+      API_ERROR_CODES.csrfHeaderMissing,
+      'Send the header X-Tunes-Console: 1 with this request.',
+    );
   }
 }
 

@@ -57,9 +57,11 @@ declare module '../../db/schema.js' {
       package_id: number;
       days: number;
       count: number;
-      expires_at: Timestamp;
+      /** Null: the codes never expire (a command-line batch without `--expires`). */
+      expires_at: NullableTimestamp;
       note: string | null;
-      created_by: string;
+      /** Null: made on the command line (migration 202612170740v). */
+      created_by: string | null;
       created_at: Timestamp;
     };
     /** Migration 2026120102: one row per console refund, at most one `pending` (the claim) per invoice. */

@@ -19,11 +19,12 @@ export async function voucherPackages(deps: Pick<Deps, 'db'>) {
   return rows.map((row) => ({ code: row.merchant_code, name: row.name_en }));
 }
 
+/** Every batch with its plan, maker (none for one made on the command line) and code counts. */
 function batches(deps: Pick<Deps, 'db'>) {
   return deps.db
     .selectFrom('voucher_batches as b')
     .innerJoin('packages as p', 'p.id', 'b.package_id')
-    .innerJoin('operators as o', 'o.id', 'b.created_by')
+    .leftJoin('operators as o', 'o.id', 'b.created_by')
     .select((eb) => [
       'b.id',
       'p.merchant_code',
@@ -54,9 +55,9 @@ const toBatch = (row: BatchRow) => ({
   packageCode: row.merchant_code,
   days: row.days,
   count: row.count,
-  expiresAt: row.expires_at.toISOString(),
+  expiresAt: row.expires_at?.toISOString() ?? null,
   createdAt: row.created_at.toISOString(),
-  createdBy: row.email,
+  createdBy: row.email ?? null,
   redeemed: Number(row.redeemed ?? 0),
   revoked: Number(row.revoked ?? 0),
   note: row.note,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import './tables.js';
@@ -30,10 +31,15 @@ export function imageKind(body: Buffer) {
 /** Stores an image (PNG, JPEG or WebP, at most 2 MB) and answers its URL; the same bytes, the same URL. */
 export async function storeImage(deps: Pick<Deps, 'db' | 'clock'>, body: Buffer): Promise<string> {
   if (body.length > IMAGE_MAX_BYTES) {
-    throw new AppError(413, 'payload_too_large', `An image may be at most ${IMAGE_MAX_BYTES} bytes.`);
+    throw new AppError(
+      413,
+      API_ERROR_CODES.payloadTooLarge,
+      `An image may be at most ${IMAGE_MAX_BYTES} bytes.`,
+    );
   }
   const kind = imageKind(body);
-  if (!kind) throw new AppError(415, 'unsupported_media_type', 'The image must be PNG, JPEG or WebP.');
+  if (!kind)
+    throw new AppError(415, API_ERROR_CODES.unsupportedMediaType, 'The image must be PNG, JPEG or WebP.');
   const file = `${createHash('sha256').update(body).digest('hex')}.${kind.ext}`;
   await deps.db
     .insertInto('content_images')

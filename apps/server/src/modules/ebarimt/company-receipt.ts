@@ -1,15 +1,16 @@
 import type { Company } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { GatewayError } from '../providers/exchange.js';
-import type { ReceiptCompany } from './receipt-once.js';
+import type { ReceiptCompany } from './receipt-requests.js';
 import './tables.js';
 
 export type CompanyDeps = Pick<Deps, 'db' | 'clock' | 'throttle' | 'ebarimt' | 'reportError'>;
 
-export const COMPANY_RECEIPT_EXISTS = 'company_receipt_exists';
+export const COMPANY_RECEIPT_EXISTS = API_ERROR_CODES.companyReceiptExists;
 
 /**
  * The company of a registry number as the tax authority names it, for a listener who wants the
@@ -28,10 +29,18 @@ export async function findCompany(
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     deps.reportError(error, 'company lookup failed');
-    throw new AppError(502, 'ebarimt_unavailable', 'The tax authority cannot be reached. Try again later.');
+    throw new AppError(
+      502,
+      API_ERROR_CODES.ebarimtUnavailable,
+      'The tax authority cannot be reached. Try again later.',
+    );
   }
   if (!found.result) {
-    throw badRequest(`No company has the registry number ${registry}.`, field, 'unknown_company');
+    throw badRequest(
+      `No company has the registry number ${registry}.`,
+      field,
+      API_ERROR_CODES.unknownCompany,
+    );
   }
   return { registry, tin: found.result.tin, name: found.result.name };
 }

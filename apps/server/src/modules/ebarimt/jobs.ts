@@ -1,5 +1,6 @@
 import type { JobKind } from '../../lib/job-queue.js';
-import { dueReceipts, type EbarimtDeps, runReceiptStep } from './receipt-once.js';
+import type { EbarimtDeps } from './receipt-calls.js';
+import { dueReceipts, runReceiptStep } from './receipt-once.js';
 
 /**
  * The e-barimt work on the job queue (product.md §12): every paid invoice's receipt, issued once

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INVITATION_TTL_DAYS } from '@tunes/shared/constants';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { InvitationCodes } from '@tunes/shared/family';
 import type { Deps } from '../../deps.js';
 import { conflict } from '../../lib/errors.js';
@@ -36,10 +37,10 @@ export async function createInvitationCode(
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const plan = await ownedSharingPlan(trx, subscriptionId, userId, true);
-    if (plan.end_date <= now) throw conflict('This plan has ended.', 'plan_ended');
+    if (plan.end_date <= now) throw conflict('This plan has ended.', API_ERROR_CODES.planEnded);
     const { members, liveCodes } = await seatUsage(trx, subscriptionId, now);
     if (remainingSeats(plan, members, liveCodes.length, now) <= 0) {
-      throw conflict('No invitations remain on this plan.', 'no_seats_left');
+      throw conflict('No invitations remain on this plan.', API_ERROR_CODES.noSeatsLeft);
     }
     const code = newInvitationCode();
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS);

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { languageOf } from '../../lib/message-language.js';
 import { sendToAccount } from '../notifications/send-to-account.js';
+import { recordDeparture } from './departures.js';
 import { familyMessages } from './messages.js';
 import { findSharingPlan } from './sharing-plan.js';
 import './tables.js';
@@ -45,6 +46,7 @@ export async function leavePlan(
       .where('user_id', '=', userId)
       .executeTakeFirst();
     if (removed.numDeletedRows === 0n) throw notFound('You are not a member of this plan.');
+    await recordDeparture(trx, { userId, subscriptionId, reason: 'left', now: deps.clock.now() });
     const departing = await trx
       .selectFrom('users')
       .select(['first_name', 'phone_number'])

@@ -1,6 +1,8 @@
 import type { SharedUser } from '@tunes/shared/family';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
+import type { ErrorLog } from '../../lib/logging.js';
+import { recordDeparture, tellRemovedMember } from './departures.js';
 import { ownedSharingPlan } from './sharing-plan.js';
 import './tables.js';
 
@@ -26,12 +28,16 @@ export async function listSharedUsers(
   }));
 }
 
-/** The owner takes a member off the plan; the seat is free again at once. */
+/**
+ * The owner takes a member off the plan; the seat is free again at once, the member's profile
+ * says their Premium ended, and the member is told (departures.ts).
+ */
 export async function removeSharedUser(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   subscriptionId: string,
   userId: string,
   memberId: string,
+  log?: ErrorLog,
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await ownedSharingPlan(trx, subscriptionId, userId, true);
@@ -41,5 +47,7 @@ export async function removeSharedUser(
       .where('user_id', '=', memberId)
       .executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw notFound('This user is not a member of the plan.');
+    await recordDeparture(trx, { userId: memberId, subscriptionId, reason: 'removed', now: deps.clock.now() });
   });
+  await tellRemovedMember(deps, memberId, userId, log);
 }

@@ -9,4 +9,11 @@ export const familyMessages = {
     lang === 'mn'
       ? `${who ?? 'Нэг гишүүн'} таны хуваалцсан Tunes багцаас гарлаа. Суудал чөлөөлөгдсөн тул профайлаасаа өөр хүн урьж болно.`
       : `${who ?? 'A member'} left your shared Tunes plan. Their seat is free again: you can invite someone else from your profile.`,
+  memberRemovedSubject: (lang: Lang) =>
+    lang === 'mn' ? 'Таны Tunes Премиум эрх дууслаа' : 'Your Tunes Premium has ended',
+  /** To a member the owner removed: `who` is the owner's first name, else their number. */
+  memberRemoved: (lang: Lang, who: string | null, link: string) =>
+    lang === 'mn'
+      ? `${who ? `${who} таныг` : 'Багцын эзэмшигч таныг'} хуваалцсан Tunes багцаасаа хаслаа, тиймээс таны Премиум эрх дууслаа. Өөрийн Премиумаа авах: ${link}`
+      : `${who ?? 'The owner'} removed you from their shared Tunes plan, so your Premium has ended. Get Premium of your own: ${link}`,
 };

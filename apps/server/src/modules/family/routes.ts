@@ -103,7 +103,7 @@ export default async function familyRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await removeSharedUser(app.deps, request.params.id, request.userId, request.params.userId);
+      await removeSharedUser(app.deps, request.params.id, request.userId, request.params.userId, request.log);
       return reply.code(204).send(null);
     },
   );

@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Kysely, Transaction } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -64,6 +65,6 @@ export async function ownedSharingPlan(
 export function managedBy<Plan extends SharingPlan>(plan: Plan | undefined, userId: string): Plan {
   if (!plan) throw notFound('No such subscription.');
   if (plan.owner_id !== userId) throw forbidden('Only the owner of this plan may manage it.');
-  if (!plan.allow_share) throw conflict('This plan cannot be shared.', 'plan_not_shared');
+  if (!plan.allow_share) throw conflict('This plan cannot be shared.', API_ERROR_CODES.planNotShared);
   return plan;
 }

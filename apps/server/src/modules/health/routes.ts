@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -24,7 +25,7 @@ export default async function healthRoutes(app: FastifyInstance) {
         await sql`select 1`.execute(app.deps.db);
       } catch (error) {
         app.log.error({ err: error }, 'health check: database unreachable');
-        throw new AppError(503, 'service_unavailable', 'The database is unreachable.');
+        throw new AppError(503, API_ERROR_CODES.unavailable, 'The database is unreachable.');
       }
       return { status: 'ok' as const, database: app.deps.dbKind };
     },

@@ -3,7 +3,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
-import { receiptRequestOfPaid } from '../ebarimt/receipt-once.js';
+import { receiptRequestOfPaid } from '../ebarimt/receipt-requests.js';
 import { addMonths } from './period.js';
 import './tables.js';
 

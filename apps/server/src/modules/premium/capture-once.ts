@@ -5,12 +5,13 @@ import type { ProviderCard } from '../providers/card-gateway.js';
 import { GatewayError } from '../providers/exchange.js';
 import { type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
 import { applyPaidInvoice } from './activation-once.js';
+import { tellPaid } from './payment-notices.js';
 import { findInvoiceParty } from './invoice-party.js';
-import { recordRefund, recordVoid } from './ledger.js';
-import { premiumMessages } from './messages.js';
-import { notifyOnce } from './notices.js';
+import { recordVoid } from './ledger.js';
+import { markCardVoided, openAttempts } from './open-attempts.js';
 import { cancelQpayInvoice, checkQpayPayment } from './qpay-payments.js';
 import { keepCard } from './saved-cards.js';
+import { refundSurplus } from './surplus-refunds.js';
 import './tables.js';
 
 /**
@@ -153,6 +154,8 @@ export async function takeCapture(
       });
     }
     await closeAttempts(deps, invoiceId, step, log);
+    // Every applied capture tells its payer once, with the receipt's link (payment-notices.ts).
+    await tellPaid(deps, invoiceId, decided.subscriptionId, log);
     return { outcome: 'applied', subscriptionId: decided.subscriptionId };
   }
   await writePaymentLog(deps, {
@@ -165,154 +168,6 @@ export async function takeCapture(
   await refundSurplus(deps, { id: decided.ledgerId, invoiceId, userId: decided.userId, ...capture }, log);
   await closeAttempts(deps, invoiceId, step, log);
   return { outcome: 'surplus', reason: decided.reason };
-}
-
-interface SurplusCapture {
-  id: string;
-  invoiceId: string;
-  userId: string;
-  method: PaymentMethod;
-  reference: string;
-  amount: number;
-  currency: string;
-}
-
-/**
- * Gives a surplus capture back at its provider, once (our refund id names the capture), writes
- * the refund to the ledger and tells the payer. A provider that cannot be reached now leaves
- * it to `refundOpenSurplus`, which the periodic check runs.
- */
-export async function refundSurplus(
-  deps: CaptureDeps,
-  capture: SurplusCapture,
-  log?: ErrorLog,
-): Promise<boolean> {
-  const refundId = `surplus:${capture.id}`;
-  const party = await findInvoiceParty(deps, capture.invoiceId);
-  try {
-    const exchange =
-      capture.method === 'qpay'
-        ? await deps.qpay.refundPayment(capture.reference)
-        : await deps.paymentGateway.refund({
-            invoiceId: capture.invoiceId,
-            amount: capture.amount,
-            currency: capture.currency,
-            refundId,
-            reference: capture.reference,
-          });
-    await writePaymentLog(deps, {
-      ...party,
-      orderNumber: capture.invoiceId,
-      currentProcess: 'refund',
-      type: 'info',
-      message: `surplus ${capture.method} capture ${capture.reference} refunded`,
-      request: exchange.request,
-      response: exchange.response,
-    });
-  } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
-    await writePaymentLog(deps, {
-      ...party,
-      orderNumber: capture.invoiceId,
-      currentProcess: 'refund',
-      type: 'error',
-      message: `surplus refund failed (${error.message}); retried by the periodic check`,
-      request: error.request,
-      response: error.response,
-    });
-    return false;
-  }
-  const recorded = await recordRefund(deps.db, {
-    invoiceId: capture.invoiceId,
-    method: capture.method === 'qpay' ? 'qpay' : 'card',
-    reference: refundId,
-    refundOf: capture.id,
-    amount: capture.amount,
-    currency: capture.currency,
-    reason: 'surplus capture',
-    now: deps.clock.now(),
-  });
-  if (recorded) {
-    const price = { amount: capture.amount, currency: capture.currency };
-    await notifyOnce(
-      deps,
-      {
-        key: `surplus:${capture.id}`,
-        userId: capture.userId,
-        text: (lang) => premiumMessages.surplusRefunded(lang, price),
-      },
-      log,
-    );
-  }
-  return true;
-}
-
-/** Surplus captures not yet given back (a provider was down): refunded now, oldest first. */
-export async function refundOpenSurplus(deps: CaptureDeps, limit = 100, log?: ErrorLog): Promise<number> {
-  const open = await deps.db
-    .selectFrom('payment_ledger as c')
-    .innerJoin('payment_invoices as i', 'i.invoice_id', 'c.invoice_id')
-    .select(['c.id', 'c.invoice_id', 'i.user_id', 'c.method', 'c.reference', 'c.amount', 'c.currency'])
-    .where('c.outcome', '=', 'surplus')
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('payment_ledger as r')
-            .select('r.id')
-            .whereRef('r.refund_of', '=', 'c.id')
-            .where('r.entry', '=', 'refund'),
-        ),
-      ),
-    )
-    .orderBy('c.id')
-    .limit(limit)
-    .execute();
-  for (const capture of open) {
-    if (!capture.invoice_id || (capture.method !== 'card' && capture.method !== 'qpay')) continue;
-    await refundSurplus(
-      deps,
-      {
-        id: capture.id,
-        invoiceId: capture.invoice_id,
-        userId: capture.user_id,
-        method: capture.method,
-        reference: capture.reference,
-        amount: capture.amount,
-        currency: capture.currency,
-      },
-      log,
-    );
-  }
-  return open.length;
-}
-
-/** An invoice's attempts still open at a provider: a card page not voided, a QPay invoice not cancelled. */
-export async function openAttempts(db: CaptureDeps['db'], invoiceId: string) {
-  const invoice = await db
-    .selectFrom('payment_invoices as i')
-    .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
-    .select(['i.currency', 'i.provider_token', 'i.card_voided_at', 'q.qpay_invoice_id', 'q.cancelled_at'])
-    .where('i.invoice_id', '=', invoiceId)
-    .executeTakeFirst();
-  if (!invoice) return null;
-  const cardOpen = invoice.provider_token !== null && invoice.card_voided_at === null;
-  const qpayOpen = invoice.qpay_invoice_id !== null && invoice.cancelled_at === null;
-  if (!cardOpen && !qpayOpen) return { currency: invoice.currency, card: false, qpay: null };
-  // An attempt that captured is finished, not open.
-  const captures = await db
-    .selectFrom('payment_ledger')
-    .select(['method', 'reference'])
-    .where('invoice_id', '=', invoiceId)
-    .where('entry', '=', 'capture')
-    .execute();
-  const captured = (method: string, reference?: string) =>
-    captures.some((c) => c.method === method && (reference === undefined || c.reference === reference));
-  return {
-    currency: invoice.currency,
-    card: cardOpen && !captured('card', 'session'),
-    qpay: qpayOpen && !captured('qpay') ? invoice.qpay_invoice_id : null,
-  };
 }
 
 /**
@@ -406,17 +261,4 @@ export async function closeAttempts(
     }
   }
   return closed;
-}
-
-async function markCardVoided(deps: Pick<CaptureDeps, 'db' | 'clock'>, invoiceId: string, currency: string) {
-  const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('payment_invoices')
-      .set({ card_voided_at: now })
-      .where('invoice_id', '=', invoiceId)
-      .where('card_voided_at', 'is', null)
-      .execute();
-    await recordVoid(trx, { invoiceId, method: 'card', reference: 'session', currency, now });
-  });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutRequest, QpayCheckout } from '@tunes/shared/billing';
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import {
   ALREADY_SUBSCRIBED_CODE,
@@ -58,10 +59,18 @@ export async function openPurchaseInvoice(
 ) {
   // A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing.
   if (!deps.config.paymentsEnabled) {
-    throw new AppError(503, 'payments_unavailable', 'Payments are not available on this site at the moment.');
+    throw new AppError(
+      503,
+      API_ERROR_CODES.paymentsUnavailable,
+      'Payments are not available on this site at the moment.',
+    );
   }
   if (method === 'qpay' && !deps.config.qpayEnabled) {
-    throw new AppError(503, 'qpay_unavailable', 'QPay is not available on this site at the moment.');
+    throw new AppError(
+      503,
+      API_ERROR_CODES.qpayUnavailable,
+      'QPay is not available on this site at the moment.',
+    );
   }
   await enforce(deps.throttle, `checkout:${userId}`, LIMITS.checkoutsPerUser);
   const { db } = deps;

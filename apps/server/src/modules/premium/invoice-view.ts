@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import type { PaymentStep } from '../providers/payment-log.js';
-import { openAttempts } from './capture-once.js';
+import { openAttempts } from './open-attempts.js';
 import { type SettlementDeps, settleInvoice } from './settlement.js';
 import './tables.js';
 

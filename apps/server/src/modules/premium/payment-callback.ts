@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
@@ -25,7 +26,7 @@ export async function receivePaymentCallback(
       { invoiceId: callback.invoice_id, signatureLength: signatureText?.length ?? 0 },
       'payment callback refused: invalid or expired signature',
     );
-    throw new AppError(401, 'invalid_signature', 'The callback signature is invalid.');
+    throw new AppError(401, API_ERROR_CODES.invalidSignature, 'The callback signature is invalid.');
   }
   const status = await settleInvoice(deps, callback.invoice_id, 'callback');
   if (!status) throw notFound('There is no such invoice.');

@@ -23,6 +23,13 @@ export function toPlan(row: Package): Plan {
     DurationMonths: row.duration_months,
     AllowShare: row.allow_share,
     MaxSharedUsers: row.max_shared_users,
+    Badge:
+      row.badge_en && row.badge_mn
+        ? [
+            { Language: 'en', Value: row.badge_en },
+            { Language: 'mn', Value: row.badge_mn },
+          ]
+        : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { QpayCheckout } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { ProviderStatus } from '../providers/card-gateway.js';
@@ -85,7 +86,7 @@ export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promis
   if (!invoice) throw notFound('There is no such invoice.');
   const existing = await storedQpayInvoice(deps, invoiceId);
   if (existing) return view(invoice, existing);
-  if (invoice.status !== 'created') throw conflict('This invoice is closed.', 'invoice_closed');
+  if (invoice.status !== 'created') throw conflict('This invoice is closed.', API_ERROR_CODES.invoiceClosed);
 
   const party = await findInvoiceParty(deps, invoiceId);
   let exchange: Exchange<QpayInvoice>;

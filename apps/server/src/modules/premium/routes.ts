@@ -55,9 +55,9 @@ export default async function premiumRoutes(app: FastifyInstance) {
     () => listMerchants(deps),
   );
 
-  // Plans change only through `catalog:import` (no route edits a package), so each process keeps
+  // Plans change only through `catalog:import` and the console's plan calls, so each process keeps
   // a merchant's answer, serialized and compressed, and reads it again at the turn of each minute
-  // (its revision, looked at once a second): an import shows within a minute. The call cost ~5× a
+  // (its revision, looked at once a second): a change shows within a minute. The call cost ~5× a
   // cached answer's CPU, most of it compressing the same bytes again (decision 0024).
   const nowMs = () => deps.clock.now().getTime();
   const plans = new AnswerCache(revisionEvery(PLANS_MAX_AGE_MS, nowMs), nowMs, 1000);

@@ -5,15 +5,10 @@ import { payments } from '../../lib/metrics.js';
 import type { ProviderStatus } from '../providers/card-gateway.js';
 import { type Exchange, GatewayError } from '../providers/exchange.js';
 import { type PaymentLogEntry, type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
-import {
-  type Capture,
-  type CaptureDeps,
-  closeAttempts,
-  refundOpenSurplus,
-  takeCapture,
-} from './capture-once.js';
+import { type Capture, type CaptureDeps, closeAttempts, takeCapture } from './capture-once.js';
 import { findInvoiceParty } from './invoice-party.js';
 import { checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
+import { refundOpenSurplus } from './surplus-refunds.js';
 import './tables.js';
 
 /** Pending invoices older than this are given up as expired by the periodic check. */

@@ -7,6 +7,8 @@ import {
 import type { z } from 'zod';
 import { type Exchange, GatewayError } from './exchange.js';
 import {
+  gatewayCardSessionAnswerSchema as cardSessionAnswer,
+  gatewayCardSessionCheckAnswerSchema as cardSessionCheckAnswer,
   gatewayChargeAnswerSchema as chargeAnswer,
   gatewayCheckAnswerSchema as checkAnswer,
   gatewayRefundAnswerSchema as refundAnswer,
@@ -114,6 +116,21 @@ export interface GatewayTransactions {
   refunds: { refund_id: string; reference: string; amount: number; currency: string; created_at: string }[];
 }
 
+/** A save-card session without a charge (`rest/card-session`): the card on file replaced. */
+export interface CardSessionRequest {
+  reference: string;
+  redirect_url: string;
+  languageCode: 'mn' | 'en';
+  phone?: string;
+  email?: string;
+}
+
+export interface CardSessionCheck {
+  reference: string;
+  status: 'pending' | 'saved' | 'declined' | 'cancelled';
+  card: ProviderCard | null;
+}
+
 export interface PaymentGateway {
   requestToken(input: TokenRequest): Promise<Exchange<{ token: string }>>;
   checkPayment(invoiceId: string): Promise<Exchange<PaymentCheck>>;
@@ -130,6 +147,12 @@ export interface PaymentGateway {
   transactions(invoiceId: string): Promise<Exchange<GatewayTransactions>>;
   /** The page the shopper is sent to (product.md §2: the token and os=PC). */
   paymentPageUrl(token: string): string;
+  /** Opens the gateway's save-card page for a card on file, without a charge. */
+  openCardSession(input: CardSessionRequest): Promise<Exchange<{ token: string }>>;
+  /** The state of a save-card session, with the kept card once it is saved. */
+  checkCardSession(reference: string): Promise<Exchange<CardSessionCheck>>;
+  /** The save-card page the shopper is sent to. */
+  cardPageUrl(token: string): string;
 }
 
 export interface GatewayOptions {
@@ -230,5 +253,9 @@ export function httpPaymentGateway({
     transactions: (invoiceId) => call('/rest/transactions', { invoice_id: invoiceId }, transactionsAnswer),
     paymentPageUrl: (token) =>
       `${baseUrl}/payment?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,
+    openCardSession: (input) => call('/rest/card-session', { ...input }, cardSessionAnswer),
+    checkCardSession: (reference) => call('/rest/card-session/check', { reference }, cardSessionCheckAnswer),
+    cardPageUrl: (token) =>
+      `${baseUrl}/card?${new URLSearchParams({ token, os: PAYMENT_REDIRECT_OS }).toString()}`,
   };
 }

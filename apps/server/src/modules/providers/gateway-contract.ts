@@ -176,3 +176,35 @@ export const gatewayTransactionsAnswerSchema = z.object({
 
 /** Every refusal: a machine `error` code and a sentence. */
 export const gatewayErrorSchema = z.object({ error: z.string().min(1), message: z.string() });
+
+/**
+ * `POST /rest/card-session`: the gateway's save-card flow without a charge (a card on file
+ * replaced or added between payments). The shopper enters the card on the gateway's card page
+ * (`GET /card?token=…&os=PC`); the gateway checks it without taking money and keeps it for the
+ * merchant's later charges (`rest/charge`). `reference` is the merchant's id of the session,
+ * one session per reference; no amount, no currency (nothing is charged).
+ */
+export const gatewayCardSessionRequestSchema = z
+  .object({
+    ...credentials,
+    reference: gatewayInvoiceIdSchema,
+    redirect_url: webAddress,
+    languageCode: z.enum([PAYMENT_LANGUAGE_CODE, 'en']).default(PAYMENT_LANGUAGE_CODE),
+    phone: gatewayTokenRequestSchema.shape.phone,
+    email: gatewayTokenRequestSchema.shape.email,
+  })
+  .strict();
+export const gatewayCardSessionAnswerSchema = gatewayTokenAnswerSchema;
+
+/** `POST /rest/card-session/check`: the state of one save-card session. */
+export const gatewayCardSessionCheckRequestSchema = z.object({
+  ...credentials,
+  reference: gatewayInvoiceIdSchema,
+});
+export const CARD_SESSION_STATUSES = ['pending', 'saved', 'declined', 'cancelled'] as const;
+export const gatewayCardSessionCheckAnswerSchema = z.object({
+  reference: z.string(),
+  status: z.enum(CARD_SESSION_STATUSES),
+  /** The kept card, once `saved`. */
+  card: providerCardSchema.nullable(),
+});

@@ -1,11 +1,7 @@
 import type { z } from 'zod';
 import { type Exchange, GatewayError } from './exchange.js';
-import {
-  posReceiptIssuedSchema,
-  posReceiptNotIssuedSchema,
-  taxpayerInfoAnswerSchema,
-  tinInfoAnswerSchema,
-} from './posapi-contract.js';
+import { posReceiptIssuedSchema, posReceiptNotIssuedSchema } from './posapi-contract.js';
+import { taxpayerInfoAnswerSchema, tinInfoAnswerSchema } from './posapi-taxpayer-contract.js';
 import type { JsonAnswer, JsonCall, JsonRequest } from './transport.js';
 
 /** A VAT receipt to issue: to a citizen (B2C, with a lottery number) or to a company (B2B). */

@@ -1,10 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { setupCompleteSchema } from '@tunes/shared/console';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { adminApi, errorText, type Me, type Operator } from '../api';
+import { z } from 'zod';
+import { FormError, TextField } from '@/components/form-field';
+import { adminApi, type Me, type Operator } from '../api';
+import { QueryState } from '../components';
+import { schemaResolver, showFailure } from '../forms';
 import { LanguageToggle } from '../layout';
 import { consoleQueryClient, meQueryKey } from '../session';
+import { TotpField } from './totp-field';
 
 interface SetupStart {
   email: string;
@@ -17,13 +23,22 @@ interface SetupStart {
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
 
+/** The set-up form: the shared schema less the link's token, the password at its length, twice. */
+const setupFormSchema = setupCompleteSchema
+  .omit({ token: true })
+  .extend({ password: setupCompleteSchema.shape.password.min(PASSWORD_MIN), repeat: z.string() })
+  .refine((values) => values.password === values.repeat, {
+    message: 'validation.passwords-do-not-match',
+    path: ['repeat'],
+  });
+const resolver = schemaResolver(setupFormSchema);
+type Values = z.input<typeof setupFormSchema>;
+
 /** The one-time set-up link: choose a password, add the TOTP secret to an app, confirm a code. */
 export function SetupPage() {
   const { t } = useTranslation('admin');
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const [, navigate] = useLocation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const start = useQuery({
     queryKey: ['admin', 'setup', token],
     queryFn: () => adminApi<SetupStart>('/setup/start', { method: 'POST', json: { token }, public: true }),
@@ -31,31 +46,26 @@ export function SetupPage() {
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
+  const form = useForm<Values, unknown, z.output<typeof setupFormSchema>>({
+    resolver,
+    defaultValues: { password: '', repeat: '', code: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const password = String(data.get('password'));
-    if (password !== String(data.get('repeat'))) {
-      setError(t('setup.mismatch'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
+  const submit = form.handleSubmit(async ({ password, code }) => {
     try {
       await adminApi<{ operator: Operator }>('/setup/complete', {
         method: 'POST',
-        json: { token, password, code: String(data.get('code')).trim() },
+        json: { token, password, code },
         public: true,
       });
       consoleQueryClient.setQueryData<Me | null>(meQueryKey, null);
       await consoleQueryClient.invalidateQueries({ queryKey: meQueryKey });
       navigate('/');
     } catch (failure) {
-      setError(errorText(failure, t));
-      setBusy(false);
+      showFailure(form, failure);
     }
-  }
+  });
 
   return (
     <main className="admin-narrow" id="admin-main">
@@ -63,54 +73,30 @@ export function SetupPage() {
         <h1 className="admin-title">{t('setup.title')}</h1>
         <LanguageToggle />
       </div>
-      {!token && (
-        <p className="form-error" role="alert">
-          {t('errors.setup_link_invalid')}
-        </p>
-      )}
-      {start.isPending && token && <p role="status">{t('loading')}</p>}
-      {start.isError && (
-        <p className="form-error" role="alert">
-          {errorText(start.error, t)}
-        </p>
-      )}
+      {!token && <FormError>{t('errors.setup_link_invalid')}</FormError>}
+      {token && <QueryState pending={start.isPending} error={start.error} />}
       {start.data && (
-        <form className="admin-form" onSubmit={submit}>
+        <form className="admin-form" noValidate onSubmit={submit}>
           <p>{t('setup.intro', { email: start.data.email, role: t(`roles.${start.data.role}`) })}</p>
-          <div className="field">
-            <label className="field__label" htmlFor="setup-password">
-              {t('fields.password')}
-            </label>
-            <input
-              id="setup-password"
-              name="password"
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              minLength={PASSWORD_MIN}
-              maxLength={PASSWORD_MAX}
-              required
-              aria-describedby="setup-password-hint"
-            />
-            <span id="setup-password-hint" className="field__hint">
-              {t('setup.password-hint', { min: PASSWORD_MIN })}
-            </span>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor="setup-repeat">
-              {t('setup.repeat')}
-            </label>
-            <input
-              id="setup-repeat"
-              name="repeat"
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              minLength={PASSWORD_MIN}
-              maxLength={PASSWORD_MAX}
-              required
-            />
-          </div>
+          <TextField
+            id="setup-password"
+            label={t('fields.password')}
+            hint={t('setup.password-hint', { min: PASSWORD_MIN })}
+            error={errors.password?.message}
+            type="password"
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX}
+            {...form.register('password')}
+          />
+          <TextField
+            id="setup-repeat"
+            label={t('setup.repeat')}
+            error={errors.repeat?.message}
+            type="password"
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX}
+            {...form.register('repeat')}
+          />
           <h2 className="admin-subtitle">{t('setup.authenticator')}</h2>
           <p>{t('setup.scan')}</p>
           <img
@@ -123,43 +109,18 @@ export function SetupPage() {
           <p>
             {t('setup.secret')} <code data-testid="totp-secret">{start.data.secret}</code>
           </p>
-          <TotpField id="setup-code" />
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
+          <TotpField id="setup-code" error={errors.code?.message} registration={form.register('code')} />
+          {errors.root?.server && <FormError>{errors.root.server.message}</FormError>}
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={isSubmitting}
+            aria-busy={isSubmitting}
+          >
             {t('setup.submit')}
           </button>
         </form>
       )}
     </main>
-  );
-}
-
-/** The six-digit code of the authenticator app. */
-export function TotpField({ id }: { id: string }) {
-  const { t } = useTranslation('admin');
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {t('fields.code')}
-      </label>
-      <input
-        id={id}
-        name="code"
-        className="input admin-code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
-        required
-        aria-describedby={`${id}-hint`}
-      />
-      <span id={`${id}-hint`} className="field__hint">
-        {t('fields.code-hint')}
-      </span>
-    </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   emailSchema,
   loginPasswordSchema,
   newPasswordSchema,
+  otpSchema,
   profileFieldSchema,
 } from '@tunes/shared/validation';
 import { z } from 'zod';
@@ -57,6 +58,11 @@ export const resetPasswordSchema = z
 /** The current password, and the new one twice (product.md §14). */
 export const changePasswordSchema = z
   .object({ current: loginPasswordSchema, password: z.string(), confirm: z.string() })
+  .superRefine(checkNewPassword);
+
+/** A first password on a phone account (issue 37): the code sent to it, and the password twice. */
+export const setPasswordSchema = z
+  .object({ code: otpSchema, password: z.string(), confirm: z.string() })
   .superRefine(checkNewPassword);
 
 /** /profile-edit: names and e-mail, each at most 50 characters; the e-mail may be left empty. */

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { changePasswordSchema } from '@tunes/shared/accounts';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api-client';
 
@@ -13,7 +14,7 @@ export function changePassword(change: PasswordChange) {
     auth: true,
     errors: {
       messages: {
-        wrong_password: 'accounts:password.wrong',
+        [API_ERROR_CODES.wrongPassword]: 'accounts:password.wrong',
         429: 'errors.too-many-requests',
         other: 'accounts:password.failed',
       },

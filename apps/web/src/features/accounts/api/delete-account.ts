@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { CODE_LOCKED_ERROR } from '@tunes/shared/account-codes';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { apiRequest } from '@/lib/api-client';
 import { endSignedInState } from '@/lib/auth';
 
@@ -14,8 +15,8 @@ export async function deleteAccount(proof: DeletionProof): Promise<void> {
     auth: true,
     errors: {
       messages: {
-        wrong_password: 'accounts:delete.wrong-password',
-        invalid_code: 'accounts:delete.invalid-code',
+        [API_ERROR_CODES.wrongPassword]: 'accounts:delete.wrong-password',
+        [API_ERROR_CODES.invalidCode]: 'accounts:delete.invalid-code',
         [CODE_LOCKED_ERROR]: 'accounts:messages.code-locked',
         429: 'errors.too-many-requests',
         other: 'accounts:delete.failed',

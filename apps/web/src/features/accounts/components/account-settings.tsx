@@ -5,6 +5,7 @@ import { AccountLanguage } from './account-language';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { DeleteAccount } from './delete-account';
 import { DownloadData } from './download-data';
+import { SetPasswordDialog } from './set-password-dialog';
 import styles from './self-service.module.css';
 import { SignedInDevices } from './signed-in-devices';
 
@@ -18,7 +19,7 @@ export function AccountSettings({ profile }: { profile: Profile }) {
   return (
     <>
       <AccountLanguage profile={profile} />
-      <SignInSecurity hasPassword={profile.HasPassword} />
+      <SignInSecurity profile={profile} />
       <SignedInDevices />
       <DownloadData />
       <DeleteAccount profile={profile} />
@@ -26,9 +27,12 @@ export function AccountSettings({ profile }: { profile: Profile }) {
   );
 }
 
-function SignInSecurity({ hasPassword }: { hasPassword: boolean }) {
+/** The password: changed with the current one, or set for the first time on a phone account. */
+function SignInSecurity({ profile }: { profile: Profile }) {
   const { t } = useTranslation('accounts');
+  const hasPassword = profile.HasPassword;
   const [changing, setChanging] = useState(false);
+  const [setting, setSetting] = useState(false);
   return (
     <section className={`card ${styles.card}`} aria-labelledby="security-title">
       <h2 id="security-title" className={styles.heading}>
@@ -38,16 +42,25 @@ function SignInSecurity({ hasPassword }: { hasPassword: boolean }) {
         <div>
           <h3 className={styles.legend}>{t('security.password')}</h3>
           <p className={styles.intro}>
-            {hasPassword ? t('security.password-set') : t('security.password-none')}
+            {!hasPassword
+              ? t('security.password-none')
+              : profile.PrimaryEmail
+                ? t('security.password-set')
+                : t('security.password-set-phone')}
           </p>
         </div>
-        {hasPassword && (
+        {hasPassword ? (
           <button type="button" className="button button--ghost" onClick={() => setChanging(true)}>
             {t('password.button')}
+          </button>
+        ) : (
+          <button type="button" className="button button--ghost" onClick={() => setSetting(true)}>
+            {t('set-password.button')}
           </button>
         )}
       </div>
       <ChangePasswordDialog open={changing} onClose={() => setChanging(false)} />
+      {!hasPassword && <SetPasswordDialog profile={profile} open={setting} onClose={() => setSetting(false)} />}
     </section>
   );
 }

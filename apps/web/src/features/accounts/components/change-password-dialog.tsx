@@ -1,4 +1,5 @@
 import { PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ function ChangePasswordForm({ onDone }: { onDone(): void }) {
       onDone();
     } catch (error) {
       // A wrong current password belongs to its field; anything else to the form.
-      if (isApiError(error, { code: 'wrong_password' })) {
+      if (isApiError(error, { code: API_ERROR_CODES.wrongPassword })) {
         form.setError('current', { message: error.message }, { shouldFocus: true });
       } else setFailure(userMessage(error));
     }

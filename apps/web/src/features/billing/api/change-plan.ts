@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanChangeResponse } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
 import { refreshBilling } from './refresh-billing';
@@ -11,7 +12,7 @@ export function changePlan(subscriptionId: string, merchantCode: string): Promis
     auth: true,
     errors: {
       messages: {
-        plan_not_changeable: 'billing:change.not-changeable',
+        [API_ERROR_CODES.planNotChangeable]: 'billing:change.not-changeable',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'billing:change.gateway-error',
         other: 'billing:change.failed',
       },

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Company, Receipt } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { apiRequest } from '@/lib/api-client';
 
 /** How often a page asks again while the e-barimt is being issued. */
@@ -40,8 +41,8 @@ export function useRequestCompanyReceipt(invoiceId: string) {
         auth: true,
         errors: {
           messages: {
-            unknown_company: 'ebarimt:company-unknown',
-            company_receipt_exists: 'ebarimt:company-exists',
+            [API_ERROR_CODES.unknownCompany]: 'ebarimt:company-unknown',
+            [API_ERROR_CODES.companyReceiptExists]: 'ebarimt:company-exists',
             other: 'ebarimt:company-failed',
           },
         },

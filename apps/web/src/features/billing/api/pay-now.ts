@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { apiRequest } from '@/lib/api-client';
 
 interface PayNow {
@@ -11,7 +12,10 @@ export function payNow(subscriptionId: string): Promise<PayNow> {
     method: 'POST',
     auth: true,
     errors: {
-      messages: { nothing_to_pay: 'billing:failed.nothing-to-pay', other: 'billing:failed.pay-failed' },
+      messages: {
+        [API_ERROR_CODES.nothingToPay]: 'billing:failed.nothing-to-pay',
+        other: 'billing:failed.pay-failed',
+      },
       toast: 'message',
     },
   });

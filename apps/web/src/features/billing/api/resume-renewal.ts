@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { SubscriptionView } from '@tunes/shared/profile';
 import { apiRequest } from '@/lib/api-client';
 import { refreshBilling } from './refresh-billing';
@@ -8,7 +9,10 @@ export function resumeRenewal(subscriptionId: string): Promise<SubscriptionView>
     method: 'POST',
     auth: true,
     errors: {
-      messages: { plan_ended: 'billing:renewal.plan-ended', other: 'billing:renewal.resume-failed' },
+      messages: {
+        [API_ERROR_CODES.planEnded]: 'billing:renewal.plan-ended',
+        other: 'billing:renewal.resume-failed',
+      },
       toast: 'message',
     },
   });

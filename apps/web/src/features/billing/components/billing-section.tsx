@@ -5,8 +5,10 @@ import { useBilling } from '../api/get-billing';
 import { usePayments } from '../api/get-payments';
 import styles from './billing.module.css';
 import { CardOnFile } from './card-on-file';
+import { CardReturnNotice } from './card-return-notice';
 import { ChangePlan } from './change-plan';
 import { FailedRenewal } from './failed-renewal';
+import { PausePremium } from './pause-premium';
 import { PaymentHistory } from './payment-history';
 import { RenewalSummary } from './renewal-summary';
 
@@ -48,15 +50,24 @@ export function BillingSection({ profile }: { profile: Profile }) {
         </section>
       );
     }
-    return null;
+    return billing.isSuccess ? (
+      <section className={`card ${styles.section}`} aria-labelledby="billing-title">
+        <h2 id="billing-title">{t('title')}</h2>
+        <CardReturnNotice />
+      </section>
+    ) : null;
   }
 
   return (
     <section className={`card ${styles.section}`} aria-labelledby="billing-title">
       <h2 id="billing-title">{t('title')}</h2>
+      <CardReturnNotice />
       {renewal?.failedRenewal && <FailedRenewal renewal={renewal} failed={renewal.failedRenewal} />}
       {renewal && <RenewalSummary renewal={renewal} card={card} currentCode={currentCode} />}
       {!member && (renewal || card) && <CardOnFile card={card} renewal={renewal} />}
+      {!member && (
+        <PausePremium version={version} amount={renewal?.amount ?? 0} currency={renewal?.currency ?? 'MNT'} />
+      )}
       {renewal && !renewal.failedRenewal && subscription && currentCode && (
         <ChangePlan subscription={subscription} renewal={renewal} hasCard={card !== null} />
       )}

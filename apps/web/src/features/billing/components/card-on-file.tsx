@@ -3,10 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { toast } from '@/lib/toast';
 import { useRemoveCard } from '../api/remove-card';
+import { ReplaceCardButton } from './replace-card-button';
 import styles from './billing.module.css';
 import type { Card, Renewal } from './types';
 
-/** The card on file (brand and last 4, never more) and Remove card, asked in a dialog first. */
+/**
+ * The card on file (brand and last 4, never more), Replace card (the gateway's save-card page,
+ * nothing charged; Add a card without one) and Remove card, asked in a dialog first.
+ */
 export function CardOnFile({ card, renewal }: { card: Card | null; renewal: Renewal | null }) {
   const { t } = useTranslation('billing');
   const remove = useRemoveCard();
@@ -47,17 +51,24 @@ export function CardOnFile({ card, renewal }: { card: Card | null; renewal: Rene
               <span className={styles.muted}>{t('card.expires', { expires: card.expires })}</span>
             )}
           </p>
-          <button
-            type="button"
-            className="button button--danger"
-            aria-haspopup="dialog"
-            onClick={() => setConfirming(true)}
-          >
-            {t('card.remove')}
-          </button>
+          <div className={styles.cardActions}>
+            {/* A failed renewal offers it beside Pay now. */}
+            {!renewal?.failedRenewal && <ReplaceCardButton hasCard />}
+            <button
+              type="button"
+              className="button button--danger"
+              aria-haspopup="dialog"
+              onClick={() => setConfirming(true)}
+            >
+              {t('card.remove')}
+            </button>
+          </div>
         </div>
       ) : (
-        <p className={styles.note}>{t('card.none')}</p>
+        <>
+          <p className={styles.note}>{t('card.none')}</p>
+          <ReplaceCardButton hasCard={false} />
+        </>
       )}
       {confirming && card && (
         <ConfirmDialog

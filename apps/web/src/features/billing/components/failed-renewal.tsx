@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatPrice } from '@/lib/format';
 import { usePayNow } from '../api/pay-now';
 import styles from './billing.module.css';
+import { ReplaceCardButton } from './replace-card-button';
 import type { FailedRenewalInfo, Renewal } from './types';
 
 /**
  * A renewal the saved card did not pay (product.md §12): what failed, when it is tried again,
- * how long access lasts, and Pay now, which opens the gateway page for that renewal.
+ * how long access lasts, and Pay now, which opens the gateway page for that renewal, with Replace
+ * card beside it (the new card is charged for this renewal at once).
  */
 export function FailedRenewal({ renewal, failed }: { renewal: Renewal; failed: FailedRenewalInfo }) {
   const { t, i18n } = useTranslation('billing');
@@ -27,15 +29,19 @@ export function FailedRenewal({ renewal, failed }: { renewal: Renewal; failed: F
           : t('failed.last')}
       </p>
       <p>{t('failed.access', { date: formatDate(failed.accessUntil, language) })}</p>
-      <button
-        type="button"
-        className="button button--primary"
-        onClick={() => pay.mutate(renewal.subscriptionId)}
-        disabled={busy}
-        aria-busy={busy}
-      >
-        {t('failed.pay-now')}
-      </button>
+      <div className={styles.actions}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => pay.mutate(renewal.subscriptionId)}
+          disabled={busy}
+          aria-busy={busy}
+        >
+          {t('failed.pay-now')}
+        </button>
+        {/* A new card is tried for this renewal at once (product.md §12). */}
+        <ReplaceCardButton hasCard />
+      </div>
       <p className="visually-hidden" role="status">
         {busy ? t('failed.redirecting') : ''}
       </p>

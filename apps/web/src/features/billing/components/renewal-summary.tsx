@@ -5,6 +5,8 @@ import { toast } from '@/lib/toast';
 import { useChangePlan } from '../api/change-plan';
 import { useResumeRenewal } from '../api/resume-renewal';
 import styles from './billing.module.css';
+import { PriceChangeNotice } from './price-change-notice';
+import { RenewalMethod } from './renewal-method';
 import type { Card, Renewal } from './types';
 
 /**
@@ -63,7 +65,15 @@ export function RenewalSummary({
           </div>
         )}
       </dl>
-      <p className={styles.note}>{card ? t('renewal.by-card') : t('renewal.by-link')}</p>
+      <PriceChangeNotice renewal={renewal} />
+      <p className={styles.note}>
+        {renewal.renewsBy === 'card'
+          ? t('renewal.by-card')
+          : card
+            ? t('renewal.by-qpay')
+            : t('renewal.by-link')}
+      </p>
+      <RenewalMethod renewal={renewal} card={card} />
       {renewal.pendingChange && currentCode && (
         <PendingChange renewal={renewal} pending={renewal.pendingChange} currentCode={currentCode} />
       )}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { PayInvoiceResponse, PaymentMethod, QpayCheckout } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Invoice } from '@tunes/shared/premium';
 import { PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
@@ -14,9 +15,9 @@ export function payInvoice(invoiceId: string, method: PaymentMethod): Promise<Pa
     auth: true,
     errors: {
       messages: {
-        invoice_closed: 'premium:pay-invoice.closed',
+        [API_ERROR_CODES.invoiceClosed]: 'premium:pay-invoice.closed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:qpay.start-failed',
-        qpay_unavailable: 'premium:qpay.unavailable',
+        [API_ERROR_CODES.qpayUnavailable]: 'premium:qpay.unavailable',
         other: 'premium:qpay.load-failed',
       },
     },

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { CheckoutRequest } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
@@ -31,7 +32,7 @@ export function startCheckout({
       messages: {
         [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:checkout.gateway-error',
-        unknown_company: 'premium:qpay.unknown-company',
+        [API_ERROR_CODES.unknownCompany]: 'premium:qpay.unknown-company',
         other: 'premium:checkout.failed',
       },
       toast: 'message',

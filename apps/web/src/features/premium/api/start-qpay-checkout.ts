@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CheckoutRequest, QpayCheckout } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
 import { qpayPaymentKey } from './pay-invoice';
@@ -25,8 +26,8 @@ export function startQpayCheckout({ merchantCode, ebarimtRegistry }: QpayChoice)
       messages: {
         [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:qpay.start-failed',
-        unknown_company: 'premium:qpay.unknown-company',
-        qpay_unavailable: 'premium:qpay.unavailable',
+        [API_ERROR_CODES.unknownCompany]: 'premium:qpay.unknown-company',
+        [API_ERROR_CODES.qpayUnavailable]: 'premium:qpay.unavailable',
         other: 'premium:checkout.failed',
       },
       toast: 'message',

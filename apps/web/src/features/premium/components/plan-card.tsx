@@ -22,7 +22,9 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
   const titleId = `plan-${plan.MerchantCode}`;
   return (
     <article className={`card ${styles.plan}`} aria-labelledby={titleId}>
-      <p className={styles.highlight}>{offer ? t(offer.highlight) : ''}</p>
+      <p className={styles.highlight}>
+        {plan.Badge ? localized(plan.Badge, language) : offer ? t(offer.highlight) : ''}
+      </p>
       <div className={styles.planHead}>
         <h3 id={titleId} className={styles.planName}>
           {name}

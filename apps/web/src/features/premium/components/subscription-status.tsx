@@ -8,6 +8,7 @@ import { currentSubscription } from '@/lib/auth';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useCancelSubscription } from '../api/cancel-subscription';
+import { usePausedUntil } from '../api/get-pause';
 import styles from './premium.module.css';
 import { StoreNote } from './store-note';
 
@@ -21,6 +22,7 @@ export function SubscriptionStatus({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('premium');
   const subscription = currentSubscription(profile);
   const active = subscription ? isSubscriptionActive(subscription) : false;
+  const pausedUntil = usePausedUntil(!subscription && profile.PremiumEndedAt !== null);
   return (
     <section className={`card ${styles.status}`} aria-labelledby="subscription-title">
       <h2 id="subscription-title">{t('status.title')}</h2>
@@ -40,9 +42,11 @@ export function SubscriptionStatus({ profile }: { profile: Profile }) {
         <>
           {/* A lapsed listener had Premium: not "not yet", but when it ended and the way back. */}
           <p>
-            {profile.PremiumEndedAt
-              ? t('status.ended', { date: formatDate(profile.PremiumEndedAt, i18n.language) })
-              : t('status.none')}
+            {pausedUntil
+              ? t('status.paused', { date: formatDate(pausedUntil, i18n.language) })
+              : profile.PremiumEndedAt
+                ? t('status.ended', { date: formatDate(profile.PremiumEndedAt, i18n.language) })
+                : t('status.none')}
           </p>
           <Link href="/premium" className="button button--primary">
             {t('status.go-premium')}

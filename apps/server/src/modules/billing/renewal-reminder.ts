@@ -1,0 +1,85 @@
+import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import type { ErrorLog } from '../../lib/logging.js';
+import { notifyOnce } from '../premium/notices.js';
+import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
+import { billingMessages } from './messages.js';
+import { chosenRenewalMethod } from './pay-renewals-by.js';
+import { DAY_MS, planName, type RenewalDeps, renewalFacts } from './renewal-claim.js';
+import { renewalInvoice } from './renewal-invoice.js';
+import '../premium/tables.js';
+
+/**
+ * Whether the subscriber renews by a QPay link (their choice, pay-renewals-by.ts) or last paid
+ * with QPay: their renewal link is then the site's page, which offers QPay and card.
+ */
+async function paysByQpay(deps: Pick<Deps, 'db'>, userId: string): Promise<boolean> {
+  if ((await chosenRenewalMethod(deps, userId)) === 'qpay') return true;
+  const last = await deps.db
+    .selectFrom('payment_invoices')
+    .select('method')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'paid')
+    .orderBy('settled_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last?.method === 'qpay';
+}
+
+/**
+ * The reminder 3 days before a period ends (product.md §12), once per period: with a saved card
+ * it names the charge to come; without one it carries the renewal invoice's payment link (the
+ * site's page offering QPay and card for a subscriber who last paid with QPay, else the gateway's).
+ */
+export async function remindRenewal(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  log?: ErrorLog,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const facts = await renewalFacts(deps.db, subscriptionId);
+  if (!facts?.is_auto_renew || facts.end_date <= now) return false;
+  if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
+  const price = { amount: facts.cost, currency: facts.currency };
+  const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
+  let sent: boolean;
+  if (facts.card_token) {
+    const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
+    sent = await notifyOnce(
+      deps,
+      {
+        key,
+        userId: facts.owner_id,
+        text: (lang) =>
+          billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
+      },
+      log,
+    );
+  } else {
+    const invoice = await renewalInvoice(deps, facts);
+    const link = (await paysByQpay(deps, facts.owner_id))
+      ? sitePaymentPage(deps.config.PUBLIC_URL, invoice.invoice_id)
+      : await invoicePaymentPage(deps, invoice.invoice_id);
+    sent = await notifyOnce(
+      deps,
+      {
+        key,
+        userId: facts.owner_id,
+        link,
+        text: (lang) =>
+          billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
+      },
+      log,
+    );
+  }
+  await markReminded(deps.db, { subscriptionId, endDate: facts.end_date });
+  return sent;
+}
+
+/** Records that a period's reminder went out. */
+const markReminded = prepared((db: Kysely<Database>, args: { subscriptionId: string; endDate: Date }) =>
+  db.updateTable('subscriptions').set({ reminded_for: args.endDate }).where('id', '=', args.subscriptionId),
+);

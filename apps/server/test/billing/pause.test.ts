@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMonths } from '../../src/modules/premium/period.js';
+import { createUser, PLAN_CODES, withPlans } from '../helpers/factories.js';
+import { FAILS_LATER_CARD, ownSubscriptions, subscriber } from '../helpers/premium.js';
+import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
+
+/**
+ * Premium paused for 1–3 months (issue 37): the pause starts at the end of the paid period, the
+ * renewal moves by its span, members pause with the owner, resume early; whatever runs at once.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await withPlans(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const DAY = 86_400_000;
+
+async function at(time: number) {
+  const now = t.clock.now().getTime();
+  if (time > now) {
+    await t.app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: Math.ceil((time - now) / 1000) } });
+  }
+  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
+  expect(ran.statusCode, ran.body).toBe(200);
+}
+
+const pause = (headers: Record<string, string>, id: string, months: number) =>
+  t.app.inject({ method: 'POST', url: `/api/subscriptions/${id}/pause`, headers, payload: { months } });
+const resume = (headers: Record<string, string>, id: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/subscriptions/${id}/pause`, headers });
+
+async function activeSubscriptions(userId: string) {
+  const answer = await t.app.inject({ method: 'GET', url: `/api/users/${userId}/profile`, headers: await t.authHeader(userId) });
+  return (answer.json() as { Subscriptions: { SubscriptionId: string; EndDate: string }[] }).Subscriptions;
+}
+
+async function messagesTo(to: string) {
+  const response = await t.app.inject({ method: 'GET', url: '/dev/outbox', query: { to } });
+  return (response.json() as { text: string }[]).map((m) => m.text);
+}
+
+async function member(subscriptionId: string, ownerId: string) {
+  const joining = await createUser(t.db, { first_name: 'Saraa' });
+  const code = (
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/subscription/${subscriptionId}/invitation-code`,
+      headers: await t.authHeader(ownerId),
+    })
+  ).json().Code;
+  const accepted = await t.app.inject({
+    method: 'POST',
+    url: `/api/subscription/invitations/${code}`,
+    headers: await t.authHeader(joining.id),
+  });
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  return joining;
+}
+
+async function charges(userId: string) {
+  return t.db
+    .selectFrom('payment_invoices')
+    .select(['kind', 'status', 'period_start', 'amount'])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'renewal')
+    .execute();
+}
+
+describe('pausing Premium', () => {
+  it('2 months of a Family plan: access to the end, then nobody on it has Premium, then the card is charged and all have it again', async () => {
+    const { user, headers, period } = await subscriber(t, PLAN_CODES.family);
+    const saraa = await member(period.id, user.id);
+    const state = await t.app.inject({ method: 'GET', url: '/api/users/me/pause', headers });
+    expect(state.json()).toMatchObject({ pause: null, unavailable: null, subscriptionId: period.id, members: 1 });
+
+    const paused = await pause(headers, period.id, 2);
+    expect(paused.statusCode, paused.body).toBe(200);
+    const resumesAt = addMonths(period.end_date, 2);
+    expect(paused.json()).toMatchObject({
+      months: 2,
+      startsAt: period.end_date.toISOString(),
+      resumesAt: resumesAt.toISOString(),
+      started: false,
+      members: 1,
+      amount: 17_900,
+    });
+    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family pauses on'))).toHaveLength(1);
+
+    // No reminder and no charge at the end date: the pause begins, for the member too.
+    await at(period.end_date.getTime() + 60_000);
+    expect(await activeSubscriptions(user.id)).toEqual([]);
+    expect(await activeSubscriptions(saraa.id)).toEqual([]);
+    expect(await charges(user.id)).toEqual([]);
+    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family renews'))).toEqual([]);
+
+    await at(resumesAt.getTime() - 3 * DAY + 60_000);
+    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family resumes on'))).toHaveLength(1);
+    await at(resumesAt.getTime() + 60_000);
+    const [renewed] = await ownSubscriptions(t, user.id);
+    expect(renewed?.end_date.toISOString()).toBe(addMonths(resumesAt, 1).toISOString());
+    expect(await charges(user.id)).toMatchObject([{ status: 'paid', period_start: resumesAt, amount: 17_900 }]);
+    expect(await activeSubscriptions(saraa.id)).toHaveLength(1);
+  }, 60_000);
+
+  it('resume early during the pause: the card is charged at once for a period from today', async () => {
+    const { user, headers, period } = await subscriber(t);
+    expect((await pause(headers, period.id, 3)).statusCode).toBe(200);
+    await at(period.end_date.getTime() + 10 * DAY);
+    expect(await activeSubscriptions(user.id)).toEqual([]);
+    const now = t.clock.now();
+    const resumed = await resume(headers, period.id);
+    expect(resumed.json()).toEqual({ outcome: 'renewed' });
+    const [active] = await activeSubscriptions(user.id);
+    expect(active?.EndDate).toBe(addMonths(now, 1).toISOString());
+    // The old resumption day does nothing any more: no charge for a period from it.
+    const oldResumption = addMonths(period.end_date, 3);
+    await at(oldResumption.getTime() + 60_000);
+    const periods = (await charges(user.id)).map((c) => c.period_start?.getTime());
+    expect(periods).not.toContain(oldResumption.getTime());
+    expect(periods[0]).toBe(now.getTime());
+  }, 60_000);
+
+  it('withdrawn before it begins: the plan renews on its end date as before', async () => {
+    const { user, headers, period } = await subscriber(t);
+    expect((await pause(headers, period.id, 1)).statusCode).toBe(200);
+    expect((await resume(headers, period.id)).json()).toEqual({ outcome: 'withdrawn' });
+    await at(period.end_date.getTime() + 60_000);
+    const [renewed] = await ownSubscriptions(t, user.id);
+    expect(renewed?.end_date.toISOString()).toBe(addMonths(period.end_date, 1).toISOString());
+    expect((await resume(headers, period.id)).statusCode).toBe(409);
+  }, 60_000);
+
+  it('a downgrade made while a pause waits is what the resumption charges', async () => {
+    const { user, headers, period } = await subscriber(t, PLAN_CODES.family);
+    expect((await pause(headers, period.id, 1)).statusCode).toBe(200);
+    const change = await t.app.inject({
+      method: 'POST',
+      url: `/api/subscriptions/${period.id}/change`,
+      headers,
+      payload: { MerchantCode: PLAN_CODES.premium },
+    });
+    expect(change.json()).toMatchObject({ status: 'scheduled' });
+    await at(addMonths(period.end_date, 1).getTime() + 60_000);
+    expect(await charges(user.id)).toMatchObject([{ status: 'paid', amount: 6_900 }]);
+  }, 60_000);
+
+  it('is refused while a renewal is failing, without a card to charge, for a plan not renewing, or for someone else', async () => {
+    const failing = await subscriber(t, undefined, FAILS_LATER_CARD);
+    await at(failing.period.end_date.getTime() + 60_000);
+    const pending = await pause(failing.headers, failing.period.id, 1);
+    expect(pending.json()).toMatchObject({ error: 'renewal_pending' });
+
+    const byLink = await subscriber(t);
+    await t.app.inject({ method: 'PUT', url: '/api/users/me/renewal-method', headers: byLink.headers, payload: { method: 'qpay' } });
+    expect((await pause(byLink.headers, byLink.period.id, 1)).json()).toMatchObject({ error: 'needs_card' });
+    expect((await pause(byLink.headers, byLink.period.id, 4)).statusCode).toBe(400);
+    expect((await pause(failing.headers, byLink.period.id, 1)).statusCode).toBe(404);
+  }, 60_000);
+
+  it.runIf(testDatabaseKind === 'postgres')('20 pause requests at once make one pause and one message', async () => {
+    const { user, headers, period } = await subscriber(t);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => pause(headers, period.id, (i % 3) + 1)));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 409).every((a) => a.json().error === 'already_paused')).toBe(true);
+    const rows = await t.db.selectFrom('subscription_pauses').selectAll().where('subscription_id', '=', period.id).execute();
+    expect(rows).toHaveLength(1);
+    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.includes('pauses on'))).toHaveLength(1);
+    // Resume and pause again, at once: the plan ends either paused once or not paused, never twice.
+    const mixed = await Promise.all([
+      ...Array.from({ length: 5 }, () => resume(headers, period.id)),
+      ...Array.from({ length: 5 }, () => pause(headers, period.id, 1)),
+    ]);
+    expect(mixed.every((a) => [200, 409].includes(a.statusCode))).toBe(true);
+    const live = await t.db
+      .selectFrom('subscription_pauses')
+      .select('status')
+      .where('subscription_id', '=', period.id)
+      .where('status', '=', 'scheduled')
+      .execute();
+    const [s] = await ownSubscriptions(t, user.id);
+    expect(live.length <= 1).toBe(true);
+    expect(s?.next_billing_at?.getTime()).toBe(live.length === 1 ? addMonths(period.end_date, 1).getTime() : period.end_date.getTime());
+  }, 60_000);
+});

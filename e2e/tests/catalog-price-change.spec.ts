@@ -1,0 +1,155 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import type { Billing, PaymentEntry } from '@tunes/shared/billing';
+import { generate } from 'otplib';
+import { baseUrl, expect, readOutbox, type SignedInUser, serverNow } from '../fixtures';
+import { testOnOwnServer } from '../own-server';
+import { createOperator, type ReadyOperator } from './console-helpers';
+
+/**
+ * A price change with notice (issue 38, product.md §1 "30-day notice of price changes"), walked
+ * with the development clock on a server of its own: an admin raises Premium's price in the
+ * console; the subscriber is told at once and again before the first charge at the new price,
+ * /profile shows the coming price, and the new price is charged only from the first renewal at
+ * least 30 days after the change.
+ */
+const test = testOnOwnServer;
+test.describe.configure({ mode: 'default' });
+
+const DAY = 86_400_000;
+const PAID_CARD = '4242 4242 4242 4242';
+const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
+
+/** Moves the server clock to `time` (never back) and runs every job then due. */
+async function at(request: APIRequestContext, time: number): Promise<void> {
+  const now = (await serverNow(request)).getTime();
+  if (time > now) {
+    const moved = await request.post(`${baseUrl()}/dev/clock`, {
+      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
+    });
+    expect(moved.ok()).toBe(true);
+  }
+  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
+  expect(ran.ok(), await ran.text()).toBe(true);
+}
+
+async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
+  const response = await request.get(`${baseUrl()}/api/users/me/billing`, { headers: auth(user) });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as Billing;
+}
+
+async function renewalAmounts(request: APIRequestContext, user: SignedInUser): Promise<number[]> {
+  const response = await request.get(`${baseUrl()}/api/users/me/payments`, { headers: auth(user) });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as PaymentEntry[])
+    .filter((payment) => payment.kind === 'renewal' && payment.status === 'paid')
+    .map((payment) => payment.amount)
+    .reverse();
+}
+
+/** The price messages the subscriber was sent, oldest first. */
+async function priceMessages(request: APIRequestContext, user: SignedInUser): Promise<string[]> {
+  return (await readOutbox(request, user.msisdn))
+    .map((message) => message.text)
+    .filter((text) => /price/.test(text))
+    .reverse();
+}
+
+/**
+ * Signs an admin in on the console: the authenticator's code is the one for the server's clock,
+ * which this test has moved days ahead.
+ */
+async function adminPage(page: Page, request: APIRequestContext, operator: ReadyOperator) {
+  const epoch = Math.floor((await serverNow(request)).getTime() / 1000);
+  await page.goto('/admin/sign-in');
+  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByLabel('Authenticator code').fill(await generate({ secret: operator.totpSecret, epoch }));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  return page;
+}
+
+async function buyPremium(page: Page) {
+  await page.goto('/premium');
+  await expect(page.getByRole('checkbox', { name: 'Save my card for renewals' })).toBeChecked();
+  await page
+    .getByRole('article', { name: 'Premium', exact: true })
+    .getByRole('button', { name: 'Get package' })
+    .click();
+  await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=[\w-]+&os=PC$/);
+  await page.getByLabel('Card number').fill(PAID_CARD);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/success\?invoiceId=/);
+}
+
+test('a price rise reaches a subscriber with two messages and is charged only from the first renewal 30+ days on', async ({
+  browser,
+  baseURL,
+  page,
+  request,
+  signIn,
+}) => {
+  test.setTimeout(180_000);
+  const user = await signIn();
+  await buyPremium(page);
+  const bought = await billingOf(request, user);
+  const firstRenewal = new Date(bought.renewal?.endDate ?? '').getTime();
+  expect(bought.renewal?.amount).toBe(6900);
+
+  // Five days on, an admin raises the price in the console.
+  await at(request, (await serverNow(request)).getTime() + 5 * DAY);
+  const context = await browser.newContext({ baseURL: baseURL ?? baseUrl() });
+  const admin = await adminPage(await context.newPage(), request, await createOperator(request, 'admin'));
+  await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Plans' }).click();
+  const row = admin.getByRole('row').filter({ hasText: 'PREMIUM_1M · premium' });
+  await row.getByRole('button', { name: 'New price' }).click();
+  const dialog = admin.getByRole('alertdialog');
+  await expect(dialog).toContainText('at least 30 days from now');
+  await dialog.getByLabel('Price (₮)').fill('7900');
+  await dialog.getByRole('button', { name: 'New price' }).click();
+  await expect(admin.getByText(/^New price 7,900 ₮\. 1 subscriber is told/)).toBeVisible();
+  await expect(row).toContainText('Was 6,900 ₮');
+  await context.close();
+
+  // The first message goes at once; /profile shows the coming price and its date, in both languages.
+  await at(request, (await serverNow(request)).getTime() + 60_000);
+  const told = await priceMessages(request, user);
+  expect(told).toEqual([
+    expect.stringMatching(/^The price of your Premium changes from ₮6,900 to ₮7,900\./),
+  ]);
+  const notice = (await billingOf(request, user)).renewal?.priceChange;
+  expect(notice).toMatchObject({ amount: 7900, previousAmount: 6900 });
+  const secondRenewal = new Date(notice?.from ?? '').getTime();
+  expect(secondRenewal).toBeGreaterThan(firstRenewal);
+  await page.goto('/profile');
+  const billing = page.getByRole('region', { name: 'Billing' });
+  await expect(
+    billing.getByText(/^From your renewal on .+ your plan costs 7,900 ₮ \(now 6,900 ₮\)\./),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Монгол' }).click();
+  await expect(page.getByText(/сунгалтаас эхлэн таны багцын үнэ 7[, {2}]?900/)).toBeVisible();
+  await page.getByRole('button', { name: 'English' }).click();
+
+  // The renewal inside the 30 days is charged the old price.
+  await at(request, firstRenewal - 3 * DAY + 60_000);
+  await at(request, firstRenewal + 60_000);
+  expect(await renewalAmounts(request, user)).toEqual([6900]);
+  expect(await priceMessages(request, user)).toHaveLength(1);
+
+  // A week before the first charge at the new price, the second message; then the charge.
+  await at(request, secondRenewal - 7 * DAY + 60_000);
+  const both = await priceMessages(request, user);
+  expect(both).toHaveLength(2);
+  expect(both[1]).toMatch(
+    /^Reminder: on .+ your Premium renews at its new price of ₮7,900 \(was ₮6,900\)\./,
+  );
+  await at(request, secondRenewal - 3 * DAY + 60_000);
+  await at(request, secondRenewal + 60_000);
+  expect(await renewalAmounts(request, user)).toEqual([6900, 7900]);
+  expect(await priceMessages(request, user)).toHaveLength(2);
+  await page.reload();
+  await expect(billing.getByText(/your plan costs/)).toHaveCount(0);
+});
