@@ -35,7 +35,7 @@
 // bench/results/launch-latest.json. BENCH_NO_BUILD=1 uses the build that is there.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JWT_SECRET, startAppServer } from './lib/app-server.mjs';
@@ -82,7 +82,7 @@ function runLoad(settingsFile) {
 const work = mkdtempSync(path.join(tmpdir(), 'tunes-launch-'));
 const results = {
   startedAt: new Date(startedAt).toISOString(),
-  machine: { node: process.version, cpus: cpus().length },
+  machine: { node: process.version, cpus: cpus().length, loadAverageAtStart: loadavg()[0] },
   settings: {
     ...settings,
     server:
@@ -91,7 +91,7 @@ const results = {
   },
 };
 let database;
-let servers = [];
+const servers = [];
 try {
   let webDir = path.join(root, 'apps/web/dist');
   if (process.env.BENCH_NO_BUILD !== '1') {

@@ -9,6 +9,7 @@
 // a card (the reminder carries a payment link; unpaid at the end, the period lapses).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -18,6 +19,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const count = Number(process.env.BENCH_RENEWALS ?? 100_000);
 const onPglite = process.env.BENCH_PGLITE === '1';
 const log = (line) => process.stdout.write(`${line}\n`);
+// BENCH_BOOKS_ONLY=1: the seed's books alone (its whole check, a slice of its changes, the
+// plans with BENCH_EXPLAIN=1), no renewal day; BENCH_BOOKS_SLICE: changes a slice reads (2,000).
+const booksOnly = process.env.BENCH_BOOKS_ONLY === '1';
+const sliceSize = Number(process.env.BENCH_BOOKS_SLICE ?? 2000);
 const DAY = 86_400_000;
 
 // The server and the sandboxes its renewals charge (mounted outside production); BENCH_NO_BUILD=1
@@ -80,6 +85,8 @@ const handle = databaseUrl
   ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
   : await openDatabase({ kind: 'pglite' });
 const results = { count, database: handle.kind, node: process.version, phases: [] };
+// The machine's 1-minute load average at the start and the end: a shared machine shows here.
+results.loadAverage = { start: loadavg()[0] };
 
 // Round trips to PostgreSQL, counted in this process (the server code shares this `pg`, and every
 // statement, prepared or not, goes through its pool's clients): unlike seconds, the count per job
@@ -199,8 +206,10 @@ try {
       );
   };
 
-  await phase('reminders', due.getTime() - 3 * DAY + 60_000);
-  await phase('charges', due.getTime() + 60_000);
+  if (!booksOnly) {
+    await phase('reminders', due.getTime() - 3 * DAY + 60_000);
+    await phase('charges', due.getTime() + 60_000);
+  }
 
   const [invoices] = (
     await sql`select count(*)::int as renewals,
@@ -232,13 +241,13 @@ try {
   const changesAfterDay = await countChanges();
   const whole = await timed(() => checkBooks(deps, { providers: false, graceMs: 0 }));
   const slice = await timed(() =>
-    checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: 5000 }),
+    checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: sliceSize }),
   );
   if (process.env.BENCH_EXPLAIN === '1' && !onPglite) {
     explaining = true;
     log('\nThe whole check, then a slice of the changes:');
     await checkBooks(deps, { providers: false, graceMs: 0 });
-    await checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: 5000 });
+    await checkChanges(db, { now: clock.now(), graceMs: 0, limit: 1000, carried: [], maxChanges: sliceSize });
     explaining = false;
   }
   // And one whole run of the job an hour on: the next slice and the providers' sweep (its bound).
@@ -262,24 +271,39 @@ try {
       `(${slice.value.mismatches.length} mismatch(es)); the job's next run (that slice and ${job.value.invoicesAsked} invoices asked ` +
       `of the providers) took ${job.seconds} s, ${job.value.mismatches.length} mismatch(es)`,
   );
+  if (booksOnly) {
+    await app.close();
+    await deps.close();
+    process.exitCode = 0;
+  }
   const once = charges.charges === charges.invoices && charges.charges === invoices.paid;
   const total = results.phases.reduce((sum, entry) => sum + entry.seconds, 0);
   results.totalSeconds = Math.round(total * 10) / 10;
+  results.loadAverage.end = loadavg()[0];
   results.budget = { seconds: 600, met: total <= 600 && once };
-  log(
-    `outcome: ${subscriptions.renewed} renewed, ${subscriptions.retrying} retrying, ${subscriptions.lapsed} lapsed; ` +
-      `${charges.charges} paid charges for ${charges.invoices} invoices (${once ? 'each once' : 'NOT once'}); ` +
-      `${notices.notices} messages`,
-  );
-  log(
-    `renewal budget: ${results.totalSeconds} s for ${count.toLocaleString('en')} due (budget 600 s) — ${results.budget.met ? 'met' : 'missed'}`,
-  );
-  await app.close();
-  await deps.close();
+  if (!booksOnly)
+    log(
+      `outcome: ${subscriptions.renewed} renewed, ${subscriptions.retrying} retrying, ${subscriptions.lapsed} lapsed; ` +
+        `${charges.charges} paid charges for ${charges.invoices} invoices (${once ? 'each once' : 'NOT once'}); ` +
+        `${notices.notices} messages`,
+    );
+  if (!booksOnly)
+    log(
+      `renewal budget: ${results.totalSeconds} s for ${count.toLocaleString('en')} due (budget 600 s) — ${results.budget.met ? 'met' : 'missed'}`,
+    );
+  if (!booksOnly) {
+    await app.close();
+    await deps.close();
+  }
 } finally {
   await handle.close();
   await dropDatabase();
 }
 
-mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-writeFileSync(path.join(root, 'bench/results/renewals-latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (!booksOnly) {
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'bench/results/renewals-latest.json'),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+}

@@ -58,7 +58,8 @@ function answerOf(response, raw) {
     },
     get json() {
       const type = response.headers['content-type'] ?? '';
-      if (json === undefined && type.includes('application/json') && this.text !== '') json = JSON.parse(this.text);
+      if (json === undefined && type.includes('application/json') && this.text !== '')
+        json = JSON.parse(this.text);
       return json;
     },
   };

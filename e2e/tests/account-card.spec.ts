@@ -85,7 +85,9 @@ test('a failing card is replaced beside Pay now: nothing charged at the save, th
   await fillCard(page, DECLINED_CARD);
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page).toHaveURL(/\/profile\?card=declined$/);
-  await expect(billing.getByRole('alert').filter({ hasText: en('billing:card.return.declined') })).toBeVisible();
+  await expect(
+    billing.getByRole('alert').filter({ hasText: en('billing:card.return.declined') }),
+  ).toBeVisible();
   await expect(billing.getByText('Visa •••• 0341')).toBeVisible();
 
   await billing
@@ -96,7 +98,9 @@ test('a failing card is replaced beside Pay now: nothing charged at the save, th
   await fillCard(page, PAID_CARD);
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page).toHaveURL(/\/profile\?card=saved$/);
-  await expect(billing.getByRole('status').filter({ hasText: en('billing:card.return.saved') })).toBeVisible();
+  await expect(
+    billing.getByRole('status').filter({ hasText: en('billing:card.return.saved') }),
+  ).toBeVisible();
   await expect(billing.getByText('Visa •••• 4242')).toBeVisible();
   // Nothing was charged by the save: the history still holds the purchase and the unpaid renewal.
   await expect(
@@ -125,7 +129,7 @@ test('in Mongolian: renewals by a QPay link, chosen on /profile; the reminder li
   await page.goto('/profile');
   const billing = page.getByRole('region', { name: mn('billing:title') });
   const method = billing.getByRole('group', { name: mn('billing:method.title') });
-  const byCard = method.getByRole('radio', { name: /Visa •••• 4242/ });
+  const byCard = method.getByRole('radio', { name: /Visa.*4242/ });
   const byQpay = method.getByRole('radio', { name: mn('billing:method.qpay') });
   await expect(byCard).toBeChecked();
   await byQpay.check();
@@ -133,7 +137,7 @@ test('in Mongolian: renewals by a QPay link, chosen on /profile; the reminder li
   await expect(byQpay).toBeChecked();
   await expect(billing.getByText(mn('billing:renewal.by-qpay'))).toBeVisible();
   // The card stays on file, and Replace card is there without a failure.
-  await expect(billing.getByText('Visa •••• 4242', { exact: true })).toBeVisible();
+  await expect(billing.getByText('Visa •••• 4242')).toBeVisible();
   await expect(billing.getByRole('button', { name: mn('billing:card.replace') })).toBeVisible();
   await page.reload();
   await expect(byQpay).toBeChecked();

@@ -77,7 +77,9 @@ test('a first card purchase: welcome to Premium with the receipt link; each rene
     await page.request.get(`${baseUrl()}/api/users/me/billing`, { headers: bearer(user.access_token) })
   ).json()) as Billing;
   const end = new Date(billing.renewal?.endDate ?? '');
-  const shown = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'Asia/Ulaanbaatar' }).format(end);
+  const shown = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'Asia/Ulaanbaatar' }).format(
+    end,
+  );
   expect(welcome.text).toContain(`active until ${shown}`);
   await page.goto('/profile');
   await expect(page.getByRole('region', { name: 'Subscription' })).toContainText(shown);
@@ -92,7 +94,10 @@ test('a first card purchase: welcome to Premium with the receipt link; each rene
   await expect(page.getByRole('article', { name: 'Receipt' })).toContainText('Renewal');
 });
 
-test('in Mongolian: a QPay purchase is welcomed in Mongolian with its receipt link', async ({ page, signIn }) => {
+test('in Mongolian: a QPay purchase is welcomed in Mongolian with its receipt link', async ({
+  page,
+  signIn,
+}) => {
   const user = await signIn();
   await page.goto('/premium');
   await page.getByRole('button', { name: 'Монгол' }).click();
@@ -104,6 +109,8 @@ test('in Mongolian: a QPay purchase is welcomed in Mongolian with its receipt li
     .click();
   await expect(page).toHaveURL(/\/premium\?invoice=[^&]+$/);
   const invoiceId = new URL(page.url()).searchParams.get('invoice') ?? '';
+  // The QPay page says what it is for, not the plans page's lone "PREMIUM" label (issue 37).
+  await expect(page.getByRole('heading', { level: 1, name: mn('premium:qpay.page-title') })).toBeVisible();
   const link = await page.getByRole('link', { name: mn('premium:qpay.open-link') }).getAttribute('href');
   const phone = await page.context().newPage();
   await phone.goto(link ?? '');
@@ -140,7 +147,9 @@ test('in Mongolian: a member the owner removes is told, and their profile says t
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Монгол' }).click();
   const mark = await outboxMark(page.request, member.msisdn);
-  await page.getByRole('button', { name: mn('family:manage.remove-label').replace('{{name}}', 'Сараа') }).click();
+  await page
+    .getByRole('button', { name: mn('family:manage.remove-label').replace('{{name}}', 'Сараа') })
+    .click();
   await page
     .getByRole('alertdialog')
     .getByRole('button', { name: mn('family:manage.remove'), exact: true })

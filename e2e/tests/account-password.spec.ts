@@ -88,14 +88,18 @@ for (const language of ['en', 'mn'] as const) {
     await codeField.fill(code);
     await save.click();
     await expect(dialog).toBeHidden();
-    await expect(page.locator('[data-sonner-toast]').filter({ hasText: say('accounts:set-password.done') })).toBeVisible();
+    await expect(
+      page.locator('[data-sonner-toast]').filter({ hasText: say('accounts:set-password.done') }),
+    ).toBeVisible();
     const security = page.getByRole('region', { name: say('accounts:security.title') });
     await expect(security.getByText(say('accounts:security.password-set-phone'))).toBeVisible();
     await expect(security.getByRole('button', { name: say('accounts:password.button') })).toBeVisible();
 
     // Told in the account's language; the number and the password now sign in.
     const notice = await latestMessage(page.request, user.msisdn, told);
-    expect(notice.text).toMatch(language === 'mn' ? /^Таны Tunes бүртгэлд нууц үг үүсгэлээ/ : /^A password was set/);
+    expect(notice.text).toMatch(
+      language === 'mn' ? /^Таны Tunes бүртгэлд нууц үг үүсгэлээ/ : /^A password was set/,
+    );
     const grant = await page.request.post(`${baseUrl()}/api/oauth2/token`, {
       headers: STORE,
       form: { grant_type: 'password', username: user.msisdn, password: 'secret-1' },

@@ -51,7 +51,9 @@ async function buyByCard(page: Page, plan: string, getPackage: string) {
 }
 
 async function pauseOf(request: APIRequestContext, user: SignedInUser): Promise<PauseState> {
-  const response = await request.get(`${baseUrl()}/api/users/me/pause`, { headers: bearer(user.access_token) });
+  const response = await request.get(`${baseUrl()}/api/users/me/pause`, {
+    headers: bearer(user.access_token),
+  });
   expect(response.ok()).toBe(true);
   return (await response.json()) as PauseState;
 }
@@ -75,9 +77,12 @@ test('a Family owner pauses for 2 months: spelled out for the member too, no Pre
   await page.goto('/premium');
   await buyByCard(page, 'Premium Family', 'Get package');
   const state = await pauseOf(page.request, owner);
-  const code = await page.request.post(`${baseUrl()}/api/subscription/${state.subscriptionId}/invitation-code`, {
-    headers: bearer(owner.access_token),
-  });
+  const code = await page.request.post(
+    `${baseUrl()}/api/subscription/${state.subscriptionId}/invitation-code`,
+    {
+      headers: bearer(owner.access_token),
+    },
+  );
   const member = await signInByApi(page.request);
   const joined = await page.request.post(
     `${baseUrl()}/api/subscription/invitations/${((await code.json()) as { Code: string }).Code}`,
@@ -129,7 +134,9 @@ test('a Family owner pauses for 2 months: spelled out for the member too, no Pre
   expect(await subscriptionsOf(page.request, owner)).toHaveLength(1);
   expect(await subscriptionsOf(page.request, member)).toHaveLength(1);
   await page.reload();
-  await expect(page.getByRole('region', { name: 'Subscription' }).getByText('Active', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Subscription' }).getByText('Active', { exact: true }),
+  ).toBeVisible();
 });
 
 test('in Mongolian: a pause of 1 month, resumed early from /profile, with its messages in Mongolian', async ({
@@ -162,9 +169,13 @@ test('in Mongolian: a pause of 1 month, resumed early from /profile, with its me
   const renewed = await outboxMark(page.request, user.msisdn);
   await billing.getByRole('button', { name: mn('billing:pause.resume-now') }).click();
   await expect(page.getByText(mn('billing:pause.resumed'))).toBeVisible();
-  expect((await latestMessage(page.request, user.msisdn, renewed)).text).toMatch(/^Таны Премиум багц сунгагдлаа/);
+  expect((await latestMessage(page.request, user.msisdn, renewed)).text).toMatch(
+    /^Таны Премиум багц сунгагдлаа/,
+  );
   await expect(
-    page.getByRole('region', { name: mn('premium:status.title') }).getByText(mn('premium:status.active'), { exact: true }),
+    page
+      .getByRole('region', { name: mn('premium:status.title') })
+      .getByText(mn('premium:status.active'), { exact: true }),
   ).toBeVisible();
   expect((await pauseOf(page.request, user)).pause).toBeNull();
 });

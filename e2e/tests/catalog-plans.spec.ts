@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { baseUrl, expect } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
+import { audit } from './a11y-helpers';
 import { consolePage, createOperator, expectNoMissingTranslations } from './console-helpers';
 
 /**
@@ -28,6 +29,7 @@ test('an admin creates, badges, orders and retires a plan, and /premium follows'
   await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Plans' }).click();
   await expect(admin.getByRole('heading', { name: 'Plans', level: 1 })).toBeVisible();
   await expect(admin.getByRole('row', { name: /Premium Family/ })).toBeVisible();
+  const findings = await audit(admin, 'plans');
 
   const form = admin.getByRole('form', { name: 'New plan' });
   await form.getByLabel('Code').fill('PREMIUM_TRIO_1M');
@@ -43,10 +45,11 @@ test('an admin creates, badges, orders and retires a plan, and /premium follows'
   await expect(form.getByLabel('Seats')).toHaveAccessibleDescription(
     /A premium-family plan has 2 to 4 seats\./,
   );
+  findings.push(...(await audit(admin, 'plans with a refused field')));
   await form.getByLabel('Seats').fill('3');
   await form.getByRole('button', { name: 'Create plan' }).click();
   await expect(admin.getByText('Plan PREMIUM_TRIO_1M created and on sale.')).toBeVisible();
-  const row = admin.getByRole('row', { name: /Premium Trio/ });
+  const row = admin.getByRole('row').filter({ hasText: 'PREMIUM_TRIO_1M' });
   await expect(row).toContainText('14,900 ₮');
   await expect(row).toContainText('Listed');
 
@@ -89,6 +92,12 @@ test('an admin creates, badges, orders and retires a plan, and /premium follows'
   await expect(planCards(page).first()).toBeVisible();
   await expect(page.getByRole('article', { name: 'Premium Trio' })).toHaveCount(0);
 
+  // The page in Mongolian.
+  await admin.getByRole('button', { name: 'Монгол' }).click();
+  await expect(admin.getByRole('heading', { name: 'Багцууд', level: 1 })).toBeVisible();
+  await expect(row).toContainText('Зогсоосон');
+  await admin.getByRole('button', { name: 'English' }).click();
+
   // Every change is in the audit log.
   await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
   for (const action of [
@@ -100,4 +109,5 @@ test('an admin creates, badges, orders and retires a plan, and /premium follows'
     await expect(admin.getByText(action).first()).toBeVisible();
   }
   expectNoMissingTranslations(admin);
+  expect(findings).toEqual([]);
 });

@@ -117,9 +117,7 @@ test('a price rise reaches a subscriber with two messages and is charged only fr
   // The first message goes at once; /profile shows the coming price and its date, in both languages.
   await at(request, (await serverNow(request)).getTime() + 60_000);
   const told = await priceMessages(request, user);
-  expect(told).toEqual([
-    expect.stringMatching(/^The price of your Premium changes from ₮6,900 to ₮7,900\./),
-  ]);
+  expect(told).toEqual([expect.stringMatching(/^The price of your Premium changes from ₮6,900 to ₮7,900\./)]);
   const notice = (await billingOf(request, user)).renewal?.priceChange;
   expect(notice).toMatchObject({ amount: 7900, previousAmount: 6900 });
   const secondRenewal = new Date(notice?.from ?? '').getTime();
@@ -143,9 +141,7 @@ test('a price rise reaches a subscriber with two messages and is charged only fr
   await at(request, secondRenewal - 7 * DAY + 60_000);
   const both = await priceMessages(request, user);
   expect(both).toHaveLength(2);
-  expect(both[1]).toMatch(
-    /^Reminder: on .+ your Premium renews at its new price of ₮7,900 \(was ₮6,900\)\./,
-  );
+  expect(both[1]).toMatch(/^Reminder: on .+ your Premium renews at its new price of ₮7,900 \(was ₮6,900\)\./);
   await at(request, secondRenewal - 3 * DAY + 60_000);
   await at(request, secondRenewal + 60_000);
   expect(await renewalAmounts(request, user)).toEqual([6900, 7900]);

@@ -263,7 +263,9 @@ export type CardReturnOutcome = (typeof CARD_RETURN_OUTCOMES)[number];
 /** Premium paused for 1, 2 or 3 months (YouTube's offer; issue 37). */
 export const PAUSE_MONTHS = [1, 2, 3] as const;
 /** `POST /api/subscriptions/{id}/pause`. */
-export const pauseRequestSchema = z.object({ months: z.union([z.literal(1), z.literal(2), z.literal(3)]) }).strict();
+export const pauseRequestSchema = z
+  .object({ months: z.union([z.literal(1), z.literal(2), z.literal(3)]) })
+  .strict();
 /** A pause: Premium runs to `startsAt`, then nobody on the plan has it until `resumesAt`, when the card is charged. */
 export const pauseSchema = z
   .object({
@@ -285,9 +287,7 @@ export const pauseStateSchema = z
   .object({
     pause: pauseSchema.nullable(),
     /** Why a pause cannot be asked for now (null: it can): a code the site names in words. */
-    unavailable: z
-      .enum(['no_plan', 'not_renewing', 'needs_card', 'renewal_pending', 'paused'])
-      .nullable(),
+    unavailable: z.enum(['no_plan', 'not_renewing', 'needs_card', 'renewal_pending', 'paused']).nullable(),
     /** The plan a new pause would apply to, and how many members it holds. */
     subscriptionId: z.string().nullable(),
     endDate: z.string().nullable(),

@@ -21,3 +21,6 @@ export const MEMBERSHIP_ERRORS = {
 export function invitationLink(origin: string, code: string): string {
   return `${origin.replace(/\/$/, '')}/invite?code=${encodeURIComponent(code)}`;
 }
+
+/** The longest recipient an invitation is sent to (an e-mail address's maximum), issue 37. */
+export const INVITATION_RECIPIENT_MAX_LENGTH = 254;

@@ -8,9 +8,9 @@ import {
   gatewayErrorSchema as gatewayError,
   gatewayPageQuerySchema,
 } from '@tunes/server/modules/providers/gateway-contract';
-import type { ColumnType } from 'kysely';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ColumnType } from 'kysely';
 import { z } from 'zod';
 import { judgeCard } from './cards.js';
 import { describeSandboxCard, saveSandboxCard } from './charges.js';
@@ -94,7 +94,11 @@ export function cardSessionRoutes(
   const html = (reply: FastifyReply, status: number, page: string) =>
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
   const find = (token: string) =>
-    deps.db.selectFrom('sandbox_gateway_card_sessions').selectAll().where('token', '=', token).executeTakeFirst();
+    deps.db
+      .selectFrom('sandbox_gateway_card_sessions')
+      .selectAll()
+      .where('token', '=', token)
+      .executeTakeFirst();
 
   routes.post(
     '/rest/card-session',
@@ -103,7 +107,12 @@ export function cardSessionRoutes(
         tags: ['sandbox gateway'],
         summary: 'Open a save-card page without a charge (provider protocol)',
         body: gatewayCardSessionRequestSchema,
-        response: { 200: gatewayCardSessionAnswerSchema, 400: gatewayError, 401: gatewayError, 409: gatewayError },
+        response: {
+          200: gatewayCardSessionAnswerSchema,
+          400: gatewayError,
+          401: gatewayError,
+          409: gatewayError,
+        },
       },
     },
     async (request) => {
@@ -123,7 +132,8 @@ export function cardSessionRoutes(
         .onConflict((oc) => oc.columns(['client_id', 'reference']).doNothing())
         .returning('token')
         .executeTakeFirst();
-      if (!inserted) throw new ProviderRefusal(409, 'duplicate_reference', 'This reference already has a session.');
+      if (!inserted)
+        throw new ProviderRefusal(409, 'duplicate_reference', 'This reference already has a session.');
       return { token };
     },
   );
@@ -163,12 +173,23 @@ export function cardSessionRoutes(
 
   routes.get(
     '/card',
-    { schema: { tags: ['sandbox gateway'], summary: 'The save-card form', querystring: gatewayPageQuerySchema } },
+    {
+      schema: {
+        tags: ['sandbox gateway'],
+        summary: 'The save-card form',
+        querystring: gatewayPageQuerySchema,
+      },
+    },
     async (request, reply) => {
       const session = await find(request.query.token);
-      if (!session) return html(reply, 404, messagePage('Session not found', 'This card session does not exist.'));
+      if (!session)
+        return html(reply, 404, messagePage('Session not found', 'This card session does not exist.'));
       if (session.status !== 'pending')
-        return html(reply, 409, messagePage('Session closed', 'This card session is finished.', session.redirect_url));
+        return html(
+          reply,
+          409,
+          messagePage('Session closed', 'This card session is finished.', session.redirect_url),
+        );
       return html(reply, 200, saveCardPage({ token: session.token, formKey: formKeyOf(session.token) }));
     },
   );
@@ -180,7 +201,8 @@ export function cardSessionRoutes(
     status: Exclude<CardSessionStatus, 'pending'>,
     card: { number: string; expires: string } | null,
   ) => {
-    const cardToken = status === 'saved' && card ? await saveSandboxCard(deps, session.client_id, card) : null;
+    const cardToken =
+      status === 'saved' && card ? await saveSandboxCard(deps, session.client_id, card) : null;
     const closed = await deps.db
       .updateTable('sandbox_gateway_card_sessions')
       .set({ status, card_token: cardToken, settled_at: clock.now() })
@@ -189,7 +211,11 @@ export function cardSessionRoutes(
       .returning('redirect_url')
       .executeTakeFirst();
     if (!closed)
-      return html(reply, 409, messagePage('Session closed', 'This card session is finished.', session.redirect_url));
+      return html(
+        reply,
+        409,
+        messagePage('Session closed', 'This card session is finished.', session.redirect_url),
+      );
     return reply.redirect(closed.redirect_url, 303);
   };
 

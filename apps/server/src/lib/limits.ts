@@ -4,6 +4,7 @@ import {
   OTP_RESEND_SECONDS,
   OTP_TTL_SECONDS,
 } from '@tunes/shared/accounts';
+import { INVITATION_SEND_LIMITS } from '@tunes/shared/invitation-send';
 import { SEND_REFUSALS } from '@tunes/shared/send-codes';
 import { VOUCHER_LOCKOUT_SECONDS, VOUCHER_MAX_FAILURES } from '@tunes/shared/vouchers';
 import type { Limit } from './throttle.js';
@@ -118,6 +119,27 @@ export const LIMITS = {
     limit: 5,
     windowSeconds: HOUR,
     message: 'This receipt was sent 5 times in the last hour. Try again later.',
+  },
+  /**
+   * Invitation links one Family owner may send by SMS or e-mail (issue 37), and one number or
+   * address may receive from every owner: nobody sprays messages through the invite form.
+   */
+  invitationSendsPerOwner: [
+    {
+      limit: INVITATION_SEND_LIMITS.perOwnerPerHour,
+      windowSeconds: HOUR,
+      message: 'Too many invitations were sent from your plan. Try again later.',
+    },
+    {
+      limit: INVITATION_SEND_LIMITS.perOwnerPerDay,
+      windowSeconds: DAY,
+      message: 'Too many invitations were sent from your plan today. Try again tomorrow.',
+    },
+  ],
+  invitationSendsPerRecipient: {
+    limit: INVITATION_SEND_LIMITS.perRecipientPerDay,
+    windowSeconds: DAY,
+    message: 'This number or address has received enough invitations today. Try again tomorrow.',
   },
   /** Company lookups by registry number one user may make (each asks the tax authority). */
   companyLookupsPerUser: {

@@ -20,7 +20,12 @@ async function freshCode(msisdn: string): Promise<string> {
 }
 
 const setPassword = (accessToken: string, body: object) =>
-  t.app.inject({ method: 'POST', url: '/api/users/me/password/set', headers: bearer(accessToken), payload: body });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/users/me/password/set',
+    headers: bearer(accessToken),
+    payload: body,
+  });
 
 describe('a first password on a phone account', () => {
   it('with a fresh code: set once, then the number and the password sign in, and the holder is told', async () => {
@@ -30,7 +35,9 @@ describe('a first password on a phone account', () => {
     expect(set.statusCode, set.body).toBe(200);
     const outbox = await t.app.inject({ method: 'GET', url: '/dev/outbox', query: { to: user.msisdn } });
     const texts = (outbox.json() as { text: string }[]).map((message) => message.text);
-    expect(texts.filter((text) => text.startsWith('A password was set on your Tunes account'))).toHaveLength(1);
+    expect(texts.filter((text) => text.startsWith('A password was set on your Tunes account'))).toHaveLength(
+      1,
+    );
     const signedIn = await grant(t, { grant_type: 'password', username: user.msisdn, password: 'secret-1' });
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const profile = await t.app.inject({
@@ -41,7 +48,10 @@ describe('a first password on a phone account', () => {
     expect(profile.json()).toMatchObject({ HasPassword: true });
 
     // The same again: the account has one now; it changes only with the current one.
-    const again = await setPassword(user.access_token, { Otp: await freshCode(user.msisdn), NewPassword: 'other-22' });
+    const again = await setPassword(user.access_token, {
+      Otp: await freshCode(user.msisdn),
+      NewPassword: 'other-22',
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'password_exists' });
   });
@@ -64,7 +74,11 @@ describe('a first password on a phone account', () => {
       payload: { Otp: code, NewPassword: 'secret-1' },
     });
     expect(visitor.statusCode).toBe(401);
-    const row = await t.db.selectFrom('users').select('password_hash').where('id', '=', user.sub).executeTakeFirst();
+    const row = await t.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.sub)
+      .executeTakeFirst();
     expect(row?.password_hash).toBeNull();
   });
 
@@ -72,7 +86,9 @@ describe('a first password on a phone account', () => {
     const user = await signUpByMobile(t);
     const code = await freshCode(user.msisdn);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => setPassword(user.access_token, { Otp: code, NewPassword: `secret-${i}0` })),
+      Array.from({ length: 20 }, (_, i) =>
+        setPassword(user.access_token, { Otp: code, NewPassword: `secret-${i}0` }),
+      ),
     );
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
     expect(answers.every((answer) => [200, 400, 409].includes(answer.statusCode))).toBe(true);

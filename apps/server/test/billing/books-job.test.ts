@@ -1,6 +1,6 @@
 import type { BooksMismatch } from '@tunes/shared/books-codes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkChanges } from '../../src/modules/billing/books-changes.js';
+import { checkChanges, checkChangesUntil } from '../../src/modules/billing/books-changes.js';
 import { BOOKS_JOB_EVERY_MS, lastBooksReport } from '../../src/modules/billing/books-store.js';
 import {
   createInvoice,
@@ -126,5 +126,40 @@ describe('the books job, checking what changed since its last run', () => {
     expect(second).toMatchObject({ changesChecked: 1, changesLeft: false });
     expect(second.mismatches.map((found) => found.subscriptionId)).toEqual([periods[2]?.id]);
     expect(await checkChanges(t.db, options)).toMatchObject({ changesChecked: 0, mismatches: [] });
+  });
+
+  it('reads slice after slice while time is left, a later slice correcting what an earlier one said', async () => {
+    const pkg = await singlePackage(t.db);
+    await checkChanges(t.db, { now: t.clock.now(), graceMs: 0, limit: 100, carried: [], maxChanges: 1000 });
+    const [first, second] = await Promise.all([createUser(t.db), createUser(t.db)]);
+    const mended = await createSubscription(t.db, (first as { id: string }).id, pkg, {
+      start: t.clock.now(),
+      days: 300,
+    });
+    const unpaid = await createSubscription(t.db, (second as { id: string }).id, pkg, {
+      start: t.clock.now(),
+      days: 300,
+    });
+    // Given afterwards by an operator: the first period is backed by its grant.
+    await t.db
+      .insertInto('payment_ledger')
+      .values({
+        subscription_id: mended.id,
+        entry: 'capture',
+        method: 'extension',
+        reference: `operator:${mended.id}`,
+        amount: 0,
+        currency: 'MNT',
+        outcome: 'applied',
+        created_at: t.clock.now(),
+      })
+      .execute();
+    const options = { now: t.clock.now(), graceMs: 0, limit: 100, carried: [], maxChanges: 1 };
+    const all = await checkChangesUntil(t.db, { ...options, untilMs: performance.now() + 60_000 });
+    expect(all).toMatchObject({ changesChecked: 3, changesLeft: false });
+    expect(all.mismatches.map((found) => [found.kind, found.subscriptionId])).toEqual([
+      ['access_without_payment', unpaid.id],
+    ]);
+    expect(await changesWaiting()).toBe(0);
   });
 });

@@ -136,9 +136,17 @@ describe('replacing the card on file (the gateway save-card flow, no charge)', (
     });
     expect(withAmount.statusCode).toBe(400);
     expect(withAmount.json()).toMatchObject({ error: 'invalid_request' });
-    const first = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/rest/card-session', payload: base });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox-gateway/rest/card-session',
+      payload: base,
+    });
     expect(first.statusCode, first.body).toBe(200);
-    const again = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/rest/card-session', payload: base });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox-gateway/rest/card-session',
+      payload: base,
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'duplicate_reference' });
   });
@@ -162,10 +170,17 @@ describe('replacing the card on file (the gateway save-card flow, no charge)', (
 
   it('renewing by a QPay link: the reminder links to our own payment page and the card is never charged', async () => {
     const { user, headers, period } = await subscriber(t);
-    await t.app.inject({ method: 'PUT', url: '/api/users/me/renewal-method', headers, payload: { method: 'qpay' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/renewal-method',
+      headers,
+      payload: { method: 'qpay' },
+    });
     const end = period.end_date.getTime();
     await at(end - 3 * 86_400_000 + 60_000);
-    const reminder = (await messagesTo(user.phone_number ?? '')).find((m) => m.text.startsWith('Your Premium ends on'));
+    const reminder = (await messagesTo(user.phone_number ?? '')).find((m) =>
+      m.text.startsWith('Your Premium ends on'),
+    );
     expect(reminder?.link).toMatch(new RegExp(`^${t.deps.config.PUBLIC_URL}/pay/`));
     await at(end + 60_000);
     const charges = await t.db
@@ -179,7 +194,9 @@ describe('replacing the card on file (the gateway save-card flow, no charge)', (
   it('the failed-renewal message links to our own page, not to the gateway', async () => {
     const { user, period } = await subscriber(t, undefined, FAILS_LATER_CARD);
     await at(period.end_date.getTime() + 60_000);
-    const failed = (await messagesTo(user.phone_number ?? '')).find((m) => m.text.startsWith('We could not charge'));
+    const failed = (await messagesTo(user.phone_number ?? '')).find((m) =>
+      m.text.startsWith('We could not charge'),
+    );
     expect(failed?.link).toMatch(new RegExp(`^${t.deps.config.PUBLIC_URL}/pay/`));
     expect(failed?.text).toContain(failed?.link ?? 'no link');
     expect(failed?.text).not.toContain('sandbox-gateway');

@@ -22,7 +22,11 @@ const DAY = 86_400_000;
 async function at(time: number) {
   const now = t.clock.now().getTime();
   if (time > now) {
-    await t.app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: Math.ceil((time - now) / 1000) } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/clock',
+      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
+    });
   }
   const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
   expect(ran.statusCode, ran.body).toBe(200);
@@ -34,7 +38,11 @@ const resume = (headers: Record<string, string>, id: string) =>
   t.app.inject({ method: 'DELETE', url: `/api/subscriptions/${id}/pause`, headers });
 
 async function activeSubscriptions(userId: string) {
-  const answer = await t.app.inject({ method: 'GET', url: `/api/users/${userId}/profile`, headers: await t.authHeader(userId) });
+  const answer = await t.app.inject({
+    method: 'GET',
+    url: `/api/users/${userId}/profile`,
+    headers: await t.authHeader(userId),
+  });
   return (answer.json() as { Subscriptions: { SubscriptionId: string; EndDate: string }[] }).Subscriptions;
 }
 
@@ -75,7 +83,12 @@ describe('pausing Premium', () => {
     const { user, headers, period } = await subscriber(t, PLAN_CODES.family);
     const saraa = await member(period.id, user.id);
     const state = await t.app.inject({ method: 'GET', url: '/api/users/me/pause', headers });
-    expect(state.json()).toMatchObject({ pause: null, unavailable: null, subscriptionId: period.id, members: 1 });
+    expect(state.json()).toMatchObject({
+      pause: null,
+      unavailable: null,
+      subscriptionId: period.id,
+      members: 1,
+    });
 
     const paused = await pause(headers, period.id, 2);
     expect(paused.statusCode, paused.body).toBe(200);
@@ -88,21 +101,33 @@ describe('pausing Premium', () => {
       members: 1,
       amount: 17_900,
     });
-    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family pauses on'))).toHaveLength(1);
+    expect(
+      (await messagesTo(user.phone_number ?? '')).filter((m) =>
+        m.startsWith('Your Premium Family pauses on'),
+      ),
+    ).toHaveLength(1);
 
     // No reminder and no charge at the end date: the pause begins, for the member too.
     await at(period.end_date.getTime() + 60_000);
     expect(await activeSubscriptions(user.id)).toEqual([]);
     expect(await activeSubscriptions(saraa.id)).toEqual([]);
     expect(await charges(user.id)).toEqual([]);
-    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family renews'))).toEqual([]);
+    expect(
+      (await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family renews')),
+    ).toEqual([]);
 
     await at(resumesAt.getTime() - 3 * DAY + 60_000);
-    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.startsWith('Your Premium Family resumes on'))).toHaveLength(1);
+    expect(
+      (await messagesTo(user.phone_number ?? '')).filter((m) =>
+        m.startsWith('Your Premium Family resumes on'),
+      ),
+    ).toHaveLength(1);
     await at(resumesAt.getTime() + 60_000);
     const [renewed] = await ownSubscriptions(t, user.id);
     expect(renewed?.end_date.toISOString()).toBe(addMonths(resumesAt, 1).toISOString());
-    expect(await charges(user.id)).toMatchObject([{ status: 'paid', period_start: resumesAt, amount: 17_900 }]);
+    expect(await charges(user.id)).toMatchObject([
+      { status: 'paid', period_start: resumesAt, amount: 17_900 },
+    ]);
     expect(await activeSubscriptions(saraa.id)).toHaveLength(1);
   }, 60_000);
 
@@ -155,34 +180,55 @@ describe('pausing Premium', () => {
     expect(pending.json()).toMatchObject({ error: 'renewal_pending' });
 
     const byLink = await subscriber(t);
-    await t.app.inject({ method: 'PUT', url: '/api/users/me/renewal-method', headers: byLink.headers, payload: { method: 'qpay' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/renewal-method',
+      headers: byLink.headers,
+      payload: { method: 'qpay' },
+    });
     expect((await pause(byLink.headers, byLink.period.id, 1)).json()).toMatchObject({ error: 'needs_card' });
     expect((await pause(byLink.headers, byLink.period.id, 4)).statusCode).toBe(400);
     expect((await pause(failing.headers, byLink.period.id, 1)).statusCode).toBe(404);
   }, 60_000);
 
-  it.runIf(testDatabaseKind === 'postgres')('20 pause requests at once make one pause and one message', async () => {
-    const { user, headers, period } = await subscriber(t);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => pause(headers, period.id, (i % 3) + 1)));
-    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.statusCode === 409).every((a) => a.json().error === 'already_paused')).toBe(true);
-    const rows = await t.db.selectFrom('subscription_pauses').selectAll().where('subscription_id', '=', period.id).execute();
-    expect(rows).toHaveLength(1);
-    expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.includes('pauses on'))).toHaveLength(1);
-    // Resume and pause again, at once: the plan ends either paused once or not paused, never twice.
-    const mixed = await Promise.all([
-      ...Array.from({ length: 5 }, () => resume(headers, period.id)),
-      ...Array.from({ length: 5 }, () => pause(headers, period.id, 1)),
-    ]);
-    expect(mixed.every((a) => [200, 409].includes(a.statusCode))).toBe(true);
-    const live = await t.db
-      .selectFrom('subscription_pauses')
-      .select('status')
-      .where('subscription_id', '=', period.id)
-      .where('status', '=', 'scheduled')
-      .execute();
-    const [s] = await ownSubscriptions(t, user.id);
-    expect(live.length <= 1).toBe(true);
-    expect(s?.next_billing_at?.getTime()).toBe(live.length === 1 ? addMonths(period.end_date, 1).getTime() : period.end_date.getTime());
-  }, 60_000);
+  it.runIf(testDatabaseKind === 'postgres')(
+    '20 pause requests at once make one pause and one message',
+    async () => {
+      const { user, headers, period } = await subscriber(t);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => pause(headers, period.id, (i % 3) + 1)),
+      );
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+      expect(
+        answers.filter((a) => a.statusCode === 409).every((a) => a.json().error === 'already_paused'),
+      ).toBe(true);
+      const rows = await t.db
+        .selectFrom('subscription_pauses')
+        .selectAll()
+        .where('subscription_id', '=', period.id)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect((await messagesTo(user.phone_number ?? '')).filter((m) => m.includes('pauses on'))).toHaveLength(
+        1,
+      );
+      // Resume and pause again, at once: the plan ends either paused once or not paused, never twice.
+      const mixed = await Promise.all([
+        ...Array.from({ length: 5 }, () => resume(headers, period.id)),
+        ...Array.from({ length: 5 }, () => pause(headers, period.id, 1)),
+      ]);
+      expect(mixed.every((a) => [200, 409].includes(a.statusCode))).toBe(true);
+      const live = await t.db
+        .selectFrom('subscription_pauses')
+        .select('status')
+        .where('subscription_id', '=', period.id)
+        .where('status', '=', 'scheduled')
+        .execute();
+      const [s] = await ownSubscriptions(t, user.id);
+      expect(live.length <= 1).toBe(true);
+      expect(s?.next_billing_at?.getTime()).toBe(
+        live.length === 1 ? addMonths(period.end_date, 1).getTime() : period.end_date.getTime(),
+      );
+    },
+    60_000,
+  );
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proratedDifference } from '../../src/modules/billing/plan-change.js';
+import { proratedDifference } from '../../src/modules/billing/plan-change-quote.js';
 import { createUser, PLAN_CODES, siteHeaders, withPlans } from '../helpers/factories.js';
 import { subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proratedDifference } from '../../src/modules/billing/plan-change.js';
+import { proratedDifference } from '../../src/modules/billing/plan-change-quote.js';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { createUser, PLAN_CODES, withPlans } from '../helpers/factories.js';
 import { ownSubscriptions, PAID_CARD, payOnGateway, returnToShop, subscriber } from '../helpers/premium.js';

@@ -151,6 +151,37 @@ describe('a price change with notice', () => {
     await setPrice(PLAN_CODES.family, old);
   });
 
+  it('a burst of renewals charged while the price changes all keep the old price; each subscriber gets one notice', async () => {
+    const old = await planCost(PLAN_CODES.duo);
+    const subscribers = [];
+    for (let index = 0; index < 12; index++) subscribers.push(await subscriber(t, PLAN_CODES.duo));
+    const end = Math.max(...subscribers.map(({ period }) => period.end_date.getTime()));
+    await at(end - 3 * DAY + 60_000);
+    t.clock.set(end + 60_000);
+    const [outcomes] = await Promise.all([
+      Promise.all(subscribers.map(({ period }) => runRenewalStep(t.deps, period.id))),
+      setPrice(PLAN_CODES.duo, old + 700),
+    ]);
+    expect(outcomes).toEqual(subscribers.map(() => 'renewed'));
+    for (const { period } of subscribers) {
+      expect((await renewalInvoices(period.id)).map((invoice) => [invoice.amount, invoice.status])).toEqual([
+        [old, 'paid'],
+      ]);
+    }
+    const notices = await t.db
+      .selectFrom('price_notices')
+      .select((eb) => ['subscription_id', eb.fn.countAll<number>().as('count')])
+      .where(
+        'subscription_id',
+        'in',
+        subscribers.map(({ period }) => period.id),
+      )
+      .groupBy('subscription_id')
+      .execute();
+    expect(notices.map((row) => Number(row.count))).toEqual(subscribers.map(() => 1));
+    await setPrice(PLAN_CODES.duo, old);
+  });
+
   it('a subscriber who changes plan before the new price pays the new plan; one who cancels pays nothing', async () => {
     const familyPrice = await planCost(PLAN_CODES.family);
     const duoPrice = await planCost(PLAN_CODES.duo);

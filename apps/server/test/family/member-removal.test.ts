@@ -46,7 +46,11 @@ describe('a member taken off a plan', () => {
   it('removed by the owner: told, with the way to Premium of their own; the profile says Premium ended today', async () => {
     const { owner, subscription, member } = await familyWithMember();
     expect((await profileOf(member.id)).Subscriptions).toHaveLength(1);
-    const removed = await call('DELETE', `/subscription/${subscription.id}/shared-users/${member.id}`, owner.id);
+    const removed = await call(
+      'DELETE',
+      `/subscription/${subscription.id}/shared-users/${member.id}`,
+      owner.id,
+    );
     expect(removed.statusCode, removed.body).toBeLessThan(300);
 
     const [told] = await messagesTo(member.phone_number ?? '');
@@ -58,7 +62,10 @@ describe('a member taken off a plan', () => {
     expect(profile.Subscriptions).toEqual([]);
     expect(profile.PremiumEndedAt).toBe(t.clock.now().toISOString());
     // Removing again finds no member and tells nobody twice.
-    expect((await call('DELETE', `/subscription/${subscription.id}/shared-users/${member.id}`, owner.id)).statusCode).toBe(404);
+    expect(
+      (await call('DELETE', `/subscription/${subscription.id}/shared-users/${member.id}`, owner.id))
+        .statusCode,
+    ).toBe(404);
     expect(await messagesTo(member.phone_number ?? '')).toHaveLength(1);
   });
 
@@ -66,12 +73,16 @@ describe('a member taken off a plan', () => {
     const { owner, subscription, member } = await familyWithMember('mn');
     await call('DELETE', `/subscription/${subscription.id}/shared-users/${member.id}`, owner.id);
     const [told] = await messagesTo(member.phone_number ?? '');
-    expect(told?.text).toMatch(/^Bolor таныг хуваалцсан Tunes багцаасаа хаслаа, тиймээс таны Премиум эрх дууслаа\./);
+    expect(told?.text).toMatch(
+      /^Bolor таныг хуваалцсан Tunes багцаасаа хаслаа, тиймээс таны Премиум эрх дууслаа\./,
+    );
   });
 
   it('a member who leaves: the profile says Premium ended, not "not yet"', async () => {
     const { subscription, member } = await familyWithMember();
-    expect((await call('POST', `/subscription/${subscription.id}/leave`, member.id)).statusCode).toBeLessThan(300);
+    expect((await call('POST', `/subscription/${subscription.id}/leave`, member.id)).statusCode).toBeLessThan(
+      300,
+    );
     expect((await profileOf(member.id)).PremiumEndedAt).toBe(t.clock.now().toISOString());
   });
 });

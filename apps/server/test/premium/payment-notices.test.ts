@@ -21,13 +21,18 @@ async function messagesTo(to: string) {
 async function at(time: number) {
   const now = t.clock.now().getTime();
   if (time > now) {
-    await t.app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: Math.ceil((time - now) / 1000) } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/clock',
+      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
+    });
   }
   const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
   expect(ran.statusCode, ran.body).toBe(200);
 }
 
-const receiptOf = (invoiceId: string) => `${t.deps.config.PUBLIC_URL}/receipts/${encodeURIComponent(invoiceId)}`;
+const receiptOf = (invoiceId: string) =>
+  `${t.deps.config.PUBLIC_URL}/receipts/${encodeURIComponent(invoiceId)}`;
 
 describe('a message after every charge, with its receipt', () => {
   it('a first card purchase: welcome to Premium, once, with the receipt link and the end date the profile shows', async () => {
@@ -45,7 +50,9 @@ describe('a message after every charge, with its receipt', () => {
   it('every renewal charge sends the renewal receipt; a purchase after a lapse is not a welcome', async () => {
     const { user, headers, period } = await subscriber(t);
     await at(period.end_date.getTime() + 60_000);
-    const renewed = (await messagesTo(user.phone_number ?? '')).filter((m) => m.text.startsWith('Your Premium renewed'));
+    const renewed = (await messagesTo(user.phone_number ?? '')).filter((m) =>
+      m.text.startsWith('Your Premium renewed'),
+    );
     expect(renewed).toHaveLength(1);
     expect(renewed[0]?.link).toMatch(/\/receipts\//);
     expect(renewed[0]?.text).toContain(renewed[0]?.link ?? 'no link');

@@ -12,10 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reference', 'text', (col) => col.primaryKey())
     .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('status', 'text', (col) =>
-      col
-        .notNull()
-        .defaultTo('pending')
-        .check(sql`status in ('pending', 'saved', 'declined', 'cancelled')`),
+      col.notNull().defaultTo('pending').check(sql`status in ('pending', 'saved', 'declined', 'cancelled')`),
     )
     .addColumn('created_at', 'timestamptz', (col) => col.notNull())
     .addColumn('settled_at', 'timestamptz')

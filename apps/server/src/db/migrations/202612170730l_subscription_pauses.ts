@@ -7,7 +7,9 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('subscription_pauses')
-    .addColumn('subscription_id', 'uuid', (col) => col.notNull().references('subscriptions.id').onDelete('cascade'))
+    .addColumn('subscription_id', 'uuid', (col) =>
+      col.notNull().references('subscriptions.id').onDelete('cascade'),
+    )
     .addColumn('starts_at', 'timestamptz', (col) => col.notNull())
     .addColumn('resumes_at', 'timestamptz', (col) => col.notNull())
     .addColumn('months', 'integer', (col) => col.notNull().check(sql`months between 1 and 3`))

@@ -17,7 +17,8 @@ export default async function passwordSetRoutes(api: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Set a first password on an account without one (a fresh code to its number as proof)',
-        description: '409 `password_exists` when the account has one; 400 `invalid_code` for a wrong or spent code.',
+        description:
+          '409 `password_exists` when the account has one; 400 `invalid_code` for a wrong or spent code.',
         body: setPasswordSchema,
         response: { 200: messageSchema, ...accountErrors, 409: errorBodySchema },
       },

@@ -160,14 +160,14 @@ const selectProfileRows = prepared((db: Db, args: { userId: string; now: Date })
       // place on someone else's plan that ended (family/departures.ts; its own index too).
       (eb) =>
         sql<Date | null>`greatest((${eb
-              .selectFrom('subscriptions as ended')
-              .select((inner) => inner.fn.max('ended.end_date').as('end_date'))
-              .whereRef('ended.owner_id', '=', 'u.id')
-              .where('ended.end_date', '<=', args.now)}), (${eb
-              .selectFrom('family_departures as gone')
-              .select((inner) => inner.fn.max('gone.ended_at').as('ended_at'))
-              .whereRef('gone.user_id', '=', 'u.id')
-              .where('gone.ended_at', '<=', args.now)}))`.as('premium_ended_at'),
+          .selectFrom('subscriptions as ended')
+          .select((inner) => inner.fn.max('ended.end_date').as('end_date'))
+          .whereRef('ended.owner_id', '=', 'u.id')
+          .where('ended.end_date', '<=', args.now)}), (${eb
+          .selectFrom('family_departures as gone')
+          .select((inner) => inner.fn.max('gone.ended_at').as('ended_at'))
+          .whereRef('gone.user_id', '=', 'u.id')
+          .where('gone.ended_at', '<=', args.now)}))`.as('premium_ended_at'),
     ])
     .where('u.id', '=', args.userId)
     .where('u.deleted_at', 'is', null)

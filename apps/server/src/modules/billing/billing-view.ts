@@ -9,7 +9,7 @@ import { comingPrice, renewalCostOf } from '../prices/price-schedule.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
 import { invoicePaymentPage } from './invoice-payment-page.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
-import type { RenewalDeps } from './renewal-claim.js';
+import { lastRetryAt, type RenewalDeps } from './renewal-claim.js';
 import { renewalInvoiceFor } from './renewal-invoice.js';
 
 const names = (row: { name_en: string; name_mn: string }) => [
@@ -89,7 +89,8 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
         invoiceId: invoice.invoice_id,
         attempts: row.renewal_attempts,
         nextAttemptAt: row.next_billing_at?.toISOString() ?? null,
-        accessUntil: row.grace_until.toISOString(),
+        // The last retry, as the failure messages say; grace_until holds a day more in case of a late job.
+        accessUntil: lastRetryAt(row.end_date).toISOString(),
       };
     }
   }

@@ -22,6 +22,8 @@ import './books-tables.js';
 export interface ChangesCheck {
   mismatches: BooksMismatch[];
   truncated: boolean;
+  /** What was looked at; null: everything. */
+  scope: BooksScope | null;
   /** Changes read (and forgotten) by this run. */
   changesChecked: number;
   /** More changes were waiting than one run takes. */
@@ -104,7 +106,12 @@ export function checkChanges(db: Kysely<Database>, options: ChangesCheckOptions)
         const found = await databaseParts(trx, options, null);
         // Every change this snapshot sees is covered by the whole check; later ones stay.
         const forgotten = await trx.deleteFrom('books_changes').executeTakeFirst();
-        return { ...found, changesChecked: Number(forgotten.numDeletedRows), changesLeft: false };
+        return {
+          ...found,
+          scope: null,
+          changesChecked: Number(forgotten.numDeletedRows),
+          changesLeft: false,
+        };
       }
       const rows = await trx
         .selectFrom('books_changes')
@@ -119,6 +126,41 @@ export function checkChanges(db: Kysely<Database>, options: ChangesCheckOptions)
         const ids = changes.map((change) => String(change.id));
         await sql`delete from books_changes where id = any(cast(${ids} as bigint[]))`.execute(trx);
       }
-      return { ...found, changesChecked: changes.length, changesLeft: rows.length > options.maxChanges };
+      return {
+        ...found,
+        scope,
+        changesChecked: changes.length,
+        changesLeft: rows.length > options.maxChanges,
+      };
     });
+}
+
+/**
+ * Slices one after another (each its own short transaction) while changes are left and `untilMs`
+ * (a `performance.now()` time) has not passed: what a later slice looked at replaces what an
+ * earlier one said of the same invoices and periods.
+ */
+export async function checkChangesUntil(
+  db: Kysely<Database>,
+  options: ChangesCheckOptions & { untilMs: number },
+): Promise<ChangesCheck> {
+  let result = await checkChanges(db, options);
+  while (result.changesLeft && performance.now() < options.untilMs) {
+    const next = await checkChanges(db, { ...options, carried: [] });
+    const scope = next.scope as BooksScope;
+    const invoices = new Set(scope.invoices);
+    const periods = new Set(scope.subscriptions);
+    const stale = (found: BooksMismatch) =>
+      (found.invoiceId !== undefined && invoices.has(found.invoiceId)) ||
+      (found.subscriptionId !== undefined && periods.has(found.subscriptionId));
+    const mismatches = [...result.mismatches.filter((found) => !stale(found)), ...next.mismatches];
+    result = {
+      mismatches: mismatches.slice(0, options.limit),
+      truncated: result.truncated || next.truncated || mismatches.length > options.limit,
+      scope: null,
+      changesChecked: result.changesChecked + next.changesChecked,
+      changesLeft: next.changesLeft,
+    };
+  }
+  return result;
 }

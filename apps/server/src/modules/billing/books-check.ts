@@ -1,7 +1,7 @@
 import type { BooksMismatch, BooksUnchecked } from '@tunes/shared/books-codes';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { checkChanges } from './books-changes.js';
+import { checkChangesUntil } from './books-changes.js';
 import { capturesNotBalanced, ledgerAgainstInvoices, periodsAgainstLedger } from './books-ledger.js';
 import {
   type AskedInvoice,
@@ -101,8 +101,10 @@ export async function checkBooks(deps: BooksDeps, options: BooksCheckOptions = {
 export interface BooksJobCheckOptions {
   /** The database mismatches the last run found, checked again; null: the whole database. */
   carried: BooksMismatch[] | null;
-  /** Changes one run reads at most (books-changes.ts). */
+  /** Changes one slice reads at most (books-changes.ts). */
   maxChanges: number;
+  /** Slices are read one after another for this long at most (ms), while changes are left. */
+  sliceForMs?: number;
   /** Ask the providers so; null asks none and keeps what the last run found there (`kept`). */
   providers: BooksCheckOptions | null;
   kept: { mismatches: BooksMismatch[]; unchecked: BooksUnchecked[] };
@@ -122,12 +124,13 @@ export async function checkBooksChanges(
   const startedAt = deps.clock.now();
   const graceMs = options.graceMs ?? BOOKS_GRACE_MS;
   const limit = options.maxMismatches ?? MAX_MISMATCHES;
-  const database = await checkChanges(deps.db, {
+  const database = await checkChangesUntil(deps.db, {
     now: startedAt,
     graceMs,
     limit,
     carried: options.carried,
     maxChanges: options.maxChanges,
+    untilMs: performance.now() + (options.sliceForMs ?? 0),
   });
   const providersSince = options.providers?.providersSince ?? null;
   const asked = options.providers

@@ -31,10 +31,12 @@ export const BOOKS_JOB_EVERY_MS = 60 * 60_000;
 /** Invoices one run of the job asks the providers about; the next run goes on from there. */
 const JOB_MAX_INVOICES = 2000;
 /**
- * Changes one run of the job reads (books-changes.ts): a few index lookups each, well under a
- * second of the database; a backlog (a renewal day) is read a slice at each scan.
+ * Changes one slice of the job reads (books-changes.ts), in a transaction of its own: a few index
+ * lookups each, a fraction of a second of the database. A run reads slices for up to
+ * JOB_SLICES_FOR_MS, then leaves the rest of a backlog (a renewal day) to the next scan.
  */
-const JOB_MAX_CHANGES = 5000;
+const JOB_MAX_CHANGES = 2000;
+const JOB_SLICES_FOR_MS = 5000;
 /** Checks kept; older ones are deleted as new ones are written. */
 const KEEP_CHECKS = 200;
 const PROVIDER_KINDS: BooksMismatchKind[] = [
@@ -199,6 +201,7 @@ async function runJob(deps: BooksDeps) {
     carried:
       previous && !previous.truncated ? previous.mismatches.filter((found) => !fromProviders(found)) : null,
     maxChanges: JOB_MAX_CHANGES,
+    sliceForMs: JOB_SLICES_FOR_MS,
     providers: next?.options ?? null,
     kept: {
       mismatches: previous?.mismatches.filter(fromProviders) ?? [],

@@ -12,10 +12,10 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны ${plan} багц ${messageDate(on, lang)}-нд дуусна. Сунгахын тулд ${money(lang, price)} төлнө үү: ${link}`
       : `Your ${plan} ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link}`,
-  chargeFailed: (lang: Lang, plan: string, price: Amount, retryOn: Date, link: string) =>
+  chargeFailed: (lang: Lang, plan: string, price: Amount, retryOn: Date, accessUntil: Date, link: string) =>
     lang === 'mn'
-      ? `${plan} багцын ${money(lang, price)} төлбөр таны картаас татагдсангүй. Бид ${messageDate(retryOn, lang)}-нд дахин оролдоно; сонсох эрх тань хэвээр. Одоо төлөх: ${link}`
-      : `We could not charge ${money(lang, price)} for your ${plan}. We will try again on ${messageDate(retryOn, lang)} and you keep listening meanwhile. Pay now: ${link}`,
+      ? `${plan} багцын ${money(lang, price)} төлбөр таны картаас татагдсангүй. Бид ${messageDate(retryOn, lang)}-нд дахин оролдоно; сонсох эрх тань ${messageDate(accessUntil, lang)} хүртэл хэвээр. Одоо төлөх: ${link}`
+      : `We could not charge ${money(lang, price)} for your ${plan}. We will try again on ${messageDate(retryOn, lang)} and you keep listening until ${messageDate(accessUntil, lang)}. Pay now: ${link}`,
   lapsed: (lang: Lang, plan: string, link: string) =>
     lang === 'mn'
       ? `Таны ${plan} багц төлбөр төлөгдөөгүй тул дууслаа. Дахин идэвхжүүлэх: ${link}`

@@ -28,10 +28,12 @@ export const pauseMessages = {
     const until = messageDate(new Date(pause.resumesAt), lang);
     const price = money(lang, pause);
     if (lang === 'mn') {
-      const members = pause.members > 0 ? ' Түр зогсолтын үед таны багцын гишүүдэд ч Премиум эрх байхгүй.' : '';
+      const members =
+        pause.members > 0 ? ' Түр зогсолтын үед таны багцын гишүүдэд ч Премиум эрх байхгүй.' : '';
       return `Таны ${plan} багц ${from}-нд ${pause.months} сараар түр зогсоно. Тэр хүртэл Премиум эрхээ ашиглана; ${until}-нд сэргэж, таны картаас ${price} татагдана.${members}`;
     }
-    const members = pause.members > 0 ? ' The members of your plan have no Premium during the pause either.' : '';
+    const members =
+      pause.members > 0 ? ' The members of your plan have no Premium during the pause either.' : '';
     return `Your ${plan} pauses on ${from} for ${months(pause.months)}. You keep Premium until then; it resumes on ${until} and we charge ${price} to your card.${members}`;
   },
   resuming: (lang: Lang, plan: string, pause: PauseFacts) => {

@@ -2,15 +2,15 @@ import type { Pause, PauseState } from '@tunes/shared/billing';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import type { ErrorLog } from '../../lib/logging.js';
 import { conflict } from '../../lib/errors.js';
+import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
 import { addMonths } from '../premium/period.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
-import { chosenRenewalMethod } from './pay-renewals-by.js';
 import { pauseMessages, planNameOf } from './pause-messages.js';
-import type { RenewalDeps } from './renewal-claim.js';
+import { chosenRenewalMethod } from './pay-renewals-by.js';
 import { runRenewalStep } from './renewal.js';
+import type { RenewalDeps } from './renewal-claim.js';
 import '../premium/tables.js';
 
 export interface SubscriptionPausesTable {
@@ -18,7 +18,11 @@ export interface SubscriptionPausesTable {
   starts_at: ColumnType<Date, Date | string, Date | string>;
   resumes_at: ColumnType<Date, Date | string, Date | string>;
   months: number;
-  status: ColumnType<'scheduled' | 'ended' | 'withdrawn', 'scheduled' | undefined, 'scheduled' | 'ended' | 'withdrawn'>;
+  status: ColumnType<
+    'scheduled' | 'ended' | 'withdrawn',
+    'scheduled' | undefined,
+    'scheduled' | 'ended' | 'withdrawn'
+  >;
   created_at: ColumnType<Date, Date | string, Date | string>;
   ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   reminded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -41,7 +45,15 @@ function livePauses(db: Kysely<Database>) {
     .innerJoin('packages as p', (join) =>
       join.on((eb) => eb('p.id', '=', eb.fn.coalesce('s.next_package_id', 's.package_id'))),
     )
-    .select(['z.subscription_id', 'z.months', 'z.starts_at', 'z.resumes_at', 's.owner_id', 'p.cost', 'p.currency'])
+    .select([
+      'z.subscription_id',
+      'z.months',
+      'z.starts_at',
+      'z.resumes_at',
+      's.owner_id',
+      'p.cost',
+      'p.currency',
+    ])
     .select((eb) =>
       eb
         .selectFrom('subscription_members as m')
@@ -83,7 +95,13 @@ export async function pauseState(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
   const live = await livePauses(deps.db).where('s.owner_id', '=', userId).executeTakeFirst();
   if (live) {
     const pause = pauseView(live, now);
-    return { pause, unavailable: 'paused', subscriptionId: live.subscription_id, endDate: pause.startsAt, members: pause.members };
+    return {
+      pause,
+      unavailable: 'paused',
+      subscriptionId: live.subscription_id,
+      endDate: pause.startsAt,
+      members: pause.members,
+    };
   }
   const plan = await deps.db
     .selectFrom('subscriptions as s')
@@ -101,7 +119,12 @@ export async function pauseState(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
     .orderBy('s.end_date', 'desc')
     .executeTakeFirst();
   if (!plan) return { pause: null, unavailable: 'no_plan', subscriptionId: null, endDate: null, members: 0 };
-  const base = { pause: null, subscriptionId: plan.id, endDate: plan.end_date.toISOString(), members: Number(plan.members ?? 0) };
+  const base = {
+    pause: null,
+    subscriptionId: plan.id,
+    endDate: plan.end_date.toISOString(),
+    members: Number(plan.members ?? 0),
+  };
   if (plan.renewal_attempts > 0) return { ...base, unavailable: 'renewal_pending' };
   if (!plan.is_auto_renew) return { ...base, unavailable: 'not_renewing' };
   if (!(await renewsByCard(deps, userId))) return { ...base, unavailable: 'needs_card' };
@@ -109,7 +132,11 @@ export async function pauseState(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
 }
 
 async function renewsByCard(deps: Pick<Deps, 'db'>, userId: string): Promise<boolean> {
-  const card = await deps.db.selectFrom('saved_cards').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+  const card = await deps.db
+    .selectFrom('saved_cards')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Boolean(card) && (await chosenRenewalMethod(deps, userId)) === 'card';
 }
 
@@ -136,18 +163,35 @@ export async function pausePremium(
       .where('id', '=', subscriptionId)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (s.renewal_attempts > 0) throw conflict('Pay the renewal first; then the plan can be paused.', 'renewal_pending');
-    if (s.source_type !== 'Web' || s.end_date <= now) throw conflict('Only a current plan bought here can be paused.', 'plan_not_pausable');
+    if (s.renewal_attempts > 0)
+      throw conflict('Pay the renewal first; then the plan can be paused.', 'renewal_pending');
+    if (s.source_type !== 'Web' || s.end_date <= now)
+      throw conflict('Only a current plan bought here can be paused.', 'plan_not_pausable');
     if (!s.is_auto_renew) throw conflict('A plan that does not renew has nothing to pause.', 'not_renewing');
-    if (!(await renewsByCard({ db: trx }, userId))) throw conflict('A pause ends with a charge to the card on file.', 'needs_card');
-    if (s.next_billing_at?.getTime() !== s.end_date.getTime()) throw conflict('This plan is paused already or renewing now.', 'already_paused');
+    if (!(await renewsByCard({ db: trx }, userId)))
+      throw conflict('A pause ends with a charge to the card on file.', 'needs_card');
+    if (s.next_billing_at?.getTime() !== s.end_date.getTime())
+      throw conflict('This plan is paused already or renewing now.', 'already_paused');
     const resumesAt = addMonths(s.end_date, months);
     await trx
       .insertInto('subscription_pauses')
-      .values({ subscription_id: s.id, starts_at: s.end_date, resumes_at: resumesAt, months, created_at: now })
+      .values({
+        subscription_id: s.id,
+        starts_at: s.end_date,
+        resumes_at: resumesAt,
+        months,
+        created_at: now,
+      })
       // A withdrawn pause of this period is replaced by the new choice.
       .onConflict((oc) =>
-        oc.columns(['subscription_id', 'starts_at']).doUpdateSet({ resumes_at: resumesAt, months, status: 'scheduled', created_at: now, ended_at: null, reminded_at: null }),
+        oc.columns(['subscription_id', 'starts_at']).doUpdateSet({
+          resumes_at: resumesAt,
+          months,
+          status: 'scheduled',
+          created_at: now,
+          ended_at: null,
+          reminded_at: null,
+        }),
       )
       .execute();
     // The renewal waits for the resumption; the end date's reminder is not sent (it is paused).
@@ -177,7 +221,12 @@ export async function pausePremium(
  * (the renewal is on the end date again); during it, the paused span ends now and the card is
  * charged at once for a period from today.
  */
-export async function resumePremium(deps: RenewalDeps, userId: string, subscriptionId: string, log?: ErrorLog) {
+export async function resumePremium(
+  deps: RenewalDeps,
+  userId: string,
+  subscriptionId: string,
+  log?: ErrorLog,
+) {
   await ownedSubscription(deps, userId, subscriptionId);
   const now = deps.clock.now();
   const started = await deps.db.transaction().execute(async (trx) => {

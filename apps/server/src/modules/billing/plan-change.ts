@@ -1,9 +1,7 @@
 import type { PlanChangeResponse } from '@tunes/shared/billing';
-import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
-import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, conflict } from '../../lib/errors.js';
+import { AppError, conflict } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { enforce } from '../../lib/throttle.js';
@@ -11,104 +9,17 @@ import { activateInvoice } from '../premium/activation-once.js';
 import { takeCapture } from '../premium/capture-once.js';
 import { newInvoiceId } from '../premium/checkout.js';
 import { notifyOnce } from '../premium/notices.js';
-import { addMonths } from '../premium/period.js';
-import { findPlanByCode } from '../premium/plans.js';
 import { cardToken } from '../premium/saved-cards.js';
 import { GatewayError } from '../providers/exchange.js';
 import { writePaymentLog } from '../providers/payment-log.js';
-import { ownedSubscription } from '../subscriptions/owned-subscription.js';
 import { invoicePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
+import { quotePlanChange, type Subscription } from './plan-change-quote.js';
 
 export type PlanChangeDeps = Pick<
   Deps,
   'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway' | 'qpay' | 'reportError'
 >;
-
-/** What a plan costs per month, so plans of different lengths compare. */
-const monthly = (plan: { cost: number; duration_months: number }) =>
-  plan.cost / Math.max(1, plan.duration_months);
-
-/**
- * The difference an upgrade costs for the rest of the period: the new plan's price less the
- * old one's, times the share of the period still to run, in whole tögrög.
- */
-export function proratedDifference(
-  current: { cost: number },
-  target: { cost: number },
-  period: { start: Date; end: Date },
-  now: Date,
-): number {
-  const length = period.end.getTime() - period.start.getTime();
-  // A period paid ahead (it starts later) is upgraded whole, never for more than its length.
-  const left = Math.max(0, period.end.getTime() - Math.max(now.getTime(), period.start.getTime()));
-  if (length <= 0) return 0;
-  return Math.max(0, Math.round(((target.cost - current.cost) * left) / length));
-}
-
-type Subscription = Awaited<ReturnType<typeof ownedSubscription>>;
-type TargetPlan = NonNullable<Awaited<ReturnType<typeof findPlanByCode>>>;
-
-/** What confirming a change to a plan does now, and the rows it is worked out from. */
-export interface PlanChangeQuote {
-  kind: 'upgrade' | 'downgrade' | 'keep';
-  /** Charged at once: the upgrade's prorated difference (its open invoice's, once there is one). */
-  amount: number;
-  currency: string;
-  startsAt: Date;
-  subscription: Subscription;
-  target: TargetPlan;
-  /** The upgrade's invoice key: one invoice per subscription, period and plan. */
-  invoiceKey: string | null;
-}
-
-/**
- * The one place a plan change is priced: `changePlan` charges what it says, and the preview
- * (`GET …/plan-change/preview`) shows it before the listener confirms. Refuses what the change
- * refuses, with the same answers.
- */
-export async function quotePlanChange(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  userId: string,
-  subscriptionId: string,
-  merchantCode: string,
-): Promise<PlanChangeQuote> {
-  const now = deps.clock.now();
-  const subscription = await ownedSubscription(deps, userId, subscriptionId);
-  if (subscription.source_type !== 'Web' || subscription.end_date <= now) {
-    throw conflict(
-      'Only a current plan bought on this site can be changed.',
-      API_ERROR_CODES.planNotChangeable,
-    );
-  }
-  const target = await findPlanByCode(deps, merchantCode);
-  if (!target) throw badRequest(`There is no plan with the code ${merchantCode}.`, 'MerchantCode');
-  if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
-    throw badRequest('This plan is not sold on the site.', 'MerchantCode');
-  }
-  const quote = { subscription, target, currency: target.currency, amount: 0, invoiceKey: null };
-  if (target.id === subscription.package_id) {
-    // Choosing the current plan again withdraws a waiting downgrade.
-    if (subscription.next_package_id === null)
-      throw badRequest('You are already on this plan.', 'MerchantCode');
-    return { ...quote, kind: 'keep', startsAt: subscription.end_date };
-  }
-  if (monthly(target) <= monthly(subscription)) {
-    return { ...quote, kind: 'downgrade', startsAt: subscription.end_date };
-  }
-  const invoiceKey = `change:${subscriptionId}:${subscription.end_date.toISOString()}:${target.merchant_code}`;
-  // An upgrade asked for before keeps the amount its invoice was made with.
-  const open = await deps.db
-    .selectFrom('payment_invoices')
-    .select('amount')
-    .where('idempotency_key', '=', invoiceKey)
-    .executeTakeFirst();
-  const periodStart = addMonths(subscription.end_date, -subscription.duration_months);
-  const amount =
-    open?.amount ??
-    proratedDifference(subscription, target, { start: periodStart, end: subscription.end_date }, now);
-  return { ...quote, kind: 'upgrade', amount, startsAt: now, invoiceKey };
-}
 
 /**
  * `POST /api/subscriptions/{id}/change` (product.md §12). An upgrade holds from now and costs

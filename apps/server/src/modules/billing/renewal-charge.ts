@@ -10,6 +10,7 @@ import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import {
   DAY_MS,
+  lastRetryAt,
   planName,
   type RenewalDeps,
   type RenewalFacts,
@@ -116,11 +117,13 @@ export async function chargeRenewal(
   }
   const retryDays = RENEWAL_RETRY_DAYS[attempt - 1] ?? LAST_RETRY_DAYS;
   const retryAt = new Date(facts.end_date.getTime() + retryDays * DAY_MS);
+  // Access is promised until the last retry (the profile and every failure message say that day)
+  // and held a day past it, so a late job never cuts a subscriber off before the promise.
+  const accessUntil = lastRetryAt(facts.end_date);
   await settleStep(deps.db, subscriptionId, {
     next_billing_at: retryAt,
     renewal_attempts: attempt,
-    // Access holds a day past the retry, so a late job never cuts a subscriber off early.
-    grace_until: new Date(retryAt.getTime() + DAY_MS),
+    grace_until: new Date(accessUntil.getTime() + DAY_MS),
   });
   // The gateway's page is opened now, so the invoice stays payable a day past the last retry
   // (renewal-lapse.ts keeps an invoice with an open page); but the message links to our own page
@@ -133,7 +136,8 @@ export async function chargeRenewal(
       key: `failed:${invoice.invoice_id}:${attempt}`,
       userId: facts.owner_id,
       link,
-      text: (lang) => billingMessages.chargeFailed(lang, planName(facts, lang), price, retryAt, link),
+      text: (lang) =>
+        billingMessages.chargeFailed(lang, planName(facts, lang), price, retryAt, accessUntil, link),
     },
     log,
   );

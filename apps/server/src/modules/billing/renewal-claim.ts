@@ -1,3 +1,4 @@
+import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
@@ -7,6 +8,15 @@ import './pay-renewals-by.js';
 import { renewalCostOf } from '../prices/price-schedule.js';
 
 export const DAY_MS = 86_400_000;
+
+const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
+
+/**
+ * When a failing renewal's last retry falls, and with it the end of access if nothing is paid:
+ * the one date the failure messages and the profile name (issue 37: the profile promised a day
+ * more than the account had).
+ */
+export const lastRetryAt = (endDate: Date) => new Date(endDate.getTime() + LAST_RETRY_DAYS * DAY_MS);
 
 /** What a renewal step (renewal.ts) and the reminder need; the step is claimed, read and settled here. */
 export type RenewalDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'paymentGateway' | 'qpay' | 'reportError'>;

@@ -20,7 +20,8 @@ import { billingOverview, payRenewalNow, resumeAutoRenew } from './billing-view.
 import { paymentHistory, paymentReceipt } from './history.js';
 import { registerBillingJobs } from './jobs.js';
 import { payInvoice } from './pay-invoice.js';
-import { changePlan, quotePlanChange } from './plan-change.js';
+import { changePlan } from './plan-change.js';
+import { quotePlanChange } from './plan-change-quote.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const subscriptionParams = z.object({ id: z.uuid() });

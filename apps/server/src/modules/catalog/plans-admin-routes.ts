@@ -10,14 +10,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { operatorOf, requireRole } from '../console/guard.js';
 import { empty, errors, SECURED, TAGS } from '../console/routes/schemas.js';
-import {
-  changePrice,
-  createPlan,
-  listConsolePlans,
-  reorderPlans,
-  setBadge,
-  setOnSale,
-} from './plans-admin.js';
+import { changePrice, createPlan, reorderPlans, setBadge, setOnSale } from './plans-admin.js';
+import { listConsolePlans } from './plans-list.js';
 
 const code = z.object({ code: planCodeSchema });
 

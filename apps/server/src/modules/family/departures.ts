@@ -72,6 +72,11 @@ export async function tellRemovedMember(
     await sendToAccount(deps, memberId, { channel: 'sms', to: member.phone_number, text, link }, log);
   } else if (member.primary_email) {
     const subject = familyMessages.memberRemovedSubject(lang);
-    await sendToAccount(deps, memberId, { channel: 'email', to: member.primary_email, subject, text, link }, log);
+    await sendToAccount(
+      deps,
+      memberId,
+      { channel: 'email', to: member.primary_email, subject, text, link },
+      log,
+    );
   }
 }

@@ -47,7 +47,12 @@ export async function removeSharedUser(
       .where('user_id', '=', memberId)
       .executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw notFound('This user is not a member of the plan.');
-    await recordDeparture(trx, { userId: memberId, subscriptionId, reason: 'removed', now: deps.clock.now() });
+    await recordDeparture(trx, {
+      userId: memberId,
+      subscriptionId,
+      reason: 'removed',
+      now: deps.clock.now(),
+    });
   });
   await tellRemovedMember(deps, memberId, userId, log);
 }

@@ -9,10 +9,12 @@ import {
   sharedUsersSchema,
   subscriptionIdParamSchema,
 } from '@tunes/shared/family';
+import { sendInvitationSchema, sentInvitationSchema } from '@tunes/shared/invitation-send';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createInvitationCode, listInvitationCodes } from './invitation-codes.js';
+import { sendInvitation } from './invitation-send.js';
 import { acceptInvitation } from './invitation-single-use.js';
 import { withdrawInvitation } from './invitation-withdrawal.js';
 import { leavePlan } from './leave-plan.js';
@@ -74,6 +76,32 @@ export default async function familyRoutes(app: FastifyInstance) {
       await withdrawInvitation(app.deps, id, request.userId, code);
       request.log.info({ subscriptionId: id, userId: request.userId }, 'family invitation withdrawn');
       return reply.code(204).send(null);
+    },
+  );
+
+  api.post(
+    '/subscription/:id/invitation-codes/:code/send',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "Send an unused invitation link by SMS or e-mail, in the owner's language",
+        description:
+          "`To` is a phone number (8 digits for Mongolia, or `+` and the country code) or an e-mail address. 403 for anyone but the owner; 404 for a used, expired or unknown code; 409 `plan_ended`; 429 past the owner's or the recipient's send limits.",
+        params: invitationOfPlanParamsSchema,
+        body: sendInvitationSchema,
+        response: { 202: sentInvitationSchema, ...errors, 409: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, code } = request.params;
+      const sent = await sendInvitation(
+        app.deps,
+        { subscriptionId: id, ownerId: request.userId, code, to: request.body.To, clientAddress: request.ip },
+        request.log,
+      );
+      request.log.info({ subscriptionId: id, channel: sent.Channel }, 'family invitation sent');
+      return reply.code(202).send(sent);
     },
   );
 

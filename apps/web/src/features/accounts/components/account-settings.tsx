@@ -5,8 +5,8 @@ import { AccountLanguage } from './account-language';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { DeleteAccount } from './delete-account';
 import { DownloadData } from './download-data';
-import { SetPasswordDialog } from './set-password-dialog';
 import styles from './self-service.module.css';
+import { SetPasswordDialog } from './set-password-dialog';
 import { SignedInDevices } from './signed-in-devices';
 
 /**
@@ -60,7 +60,9 @@ function SignInSecurity({ profile }: { profile: Profile }) {
         )}
       </div>
       <ChangePasswordDialog open={changing} onClose={() => setChanging(false)} />
-      {!hasPassword && <SetPasswordDialog profile={profile} open={setting} onClose={() => setSetting(false)} />}
+      {!hasPassword && (
+        <SetPasswordDialog profile={profile} open={setting} onClose={() => setSetting(false)} />
+      )}
     </section>
   );
 }

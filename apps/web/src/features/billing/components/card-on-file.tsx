@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { toast } from '@/lib/toast';
 import { useRemoveCard } from '../api/remove-card';
-import { ReplaceCardButton } from './replace-card-button';
 import styles from './billing.module.css';
+import { ReplaceCardButton } from './replace-card-button';
 import type { Card, Renewal } from './types';
 
 /**

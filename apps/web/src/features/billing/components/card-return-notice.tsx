@@ -19,7 +19,10 @@ export function CardReturnNotice() {
   const outcome = params.get('card');
   if (!isOutcome(outcome)) return null;
   return (
-    <p className={outcome === 'saved' ? styles.saved : styles.refused} role={outcome === 'saved' ? 'status' : 'alert'}>
+    <p
+      className={outcome === 'saved' ? styles.saved : styles.refused}
+      role={outcome === 'saved' ? 'status' : 'alert'}
+    >
       {t(`card.return.${outcome}`)}
     </p>
   );

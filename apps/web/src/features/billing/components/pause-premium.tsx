@@ -29,14 +29,25 @@ function addMonths(iso: string, months: number): string {
  * plan's members until the resumption day, when the card is charged. A pause shows its dates
  * and Resume now.
  */
-export function PausePremium({ version, amount, currency }: { version: string; amount: number; currency: string }) {
+export function PausePremium({
+  version,
+  amount,
+  currency,
+}: {
+  version: string;
+  amount: number;
+  currency: string;
+}) {
   const { t, i18n } = useTranslation('billing');
   const language = i18n.language;
   const state = usePauseState(version);
   const resume = useResumePremium();
   const [open, setOpen] = useState(false);
   const data = state.data;
-  if (!data || (data.unavailable !== null && data.unavailable !== 'paused' && data.unavailable !== 'needs_card'))
+  if (
+    !data ||
+    (data.unavailable !== null && data.unavailable !== 'paused' && data.unavailable !== 'needs_card')
+  )
     return null;
   if (data.pause) {
     const pause = data.pause;
@@ -75,7 +86,12 @@ export function PausePremium({ version, amount, currency }: { version: string; a
       ) : (
         <>
           <p className={styles.note}>{t('pause.intro')}</p>
-          <button type="button" className="button button--ghost" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+          <button
+            type="button"
+            className="button button--ghost"
+            aria-haspopup="dialog"
+            onClick={() => setOpen(true)}
+          >
             {t('pause.open')}
           </button>
         </>
@@ -157,7 +173,12 @@ function PauseForm(props: {
       </div>
       {failure && <FormError>{failure}</FormError>}
       <div className={styles.actions}>
-        <button type="submit" className="button button--primary" disabled={pause.isPending} aria-busy={pause.isPending}>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={pause.isPending}
+          aria-busy={pause.isPending}
+        >
           {t('pause.confirm', { count: months })}
         </button>
         <button type="button" className="button button--ghost" onClick={props.onDone}>

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { toast } from '@/lib/toast';
 import { useWithdrawInvitation } from '../api/withdraw-invitation';
 import styles from './family.module.css';
+import { SendInvitationDialog } from './send-invitation-dialog';
 
 async function copyText(text: string, field: HTMLInputElement | null): Promise<void> {
   try {
@@ -22,6 +23,8 @@ export function InviteLinks({ subscriptionId, codes }: { subscriptionId: string;
   const withdraw = useWithdrawInvitation(subscriptionId);
   // The link whose withdrawal is being asked about, with its number in the list.
   const [asking, setAsking] = useState<{ code: string; number: number } | null>(null);
+  // The link being sent by SMS or e-mail, with its number in the list.
+  const [sending, setSending] = useState<{ code: string; number: number } | null>(null);
   if (codes.length === 0) return null;
   const onConfirm = () => {
     if (!asking) return;
@@ -67,6 +70,15 @@ export function InviteLinks({ subscriptionId, codes }: { subscriptionId: string;
                 <button
                   type="button"
                   className="button button--ghost"
+                  aria-label={t('invite.send-label', { number: index + 1 })}
+                  aria-haspopup="dialog"
+                  onClick={() => setSending({ code, number: index + 1 })}
+                >
+                  {t('invite.send')}
+                </button>
+                <button
+                  type="button"
+                  className="button button--ghost"
                   aria-label={t('invite.withdraw-label', { number: index + 1 })}
                   aria-haspopup="dialog"
                   disabled={withdraw.isPending && withdraw.variables === code}
@@ -79,6 +91,14 @@ export function InviteLinks({ subscriptionId, codes }: { subscriptionId: string;
           );
         })}
       </ul>
+      {sending && (
+        <SendInvitationDialog
+          subscriptionId={subscriptionId}
+          code={sending.code}
+          number={sending.number}
+          onClose={() => setSending(null)}
+        />
+      )}
       {asking && (
         <ConfirmDialog
           title={t('invite.withdraw-title', { number: asking.number })}

@@ -32,7 +32,10 @@ export function SharedUsers({ subscriptionId, users }: { subscriptionId: string;
     <>
       <ul className={styles.members} aria-label={t('manage.list')}>
         {users.map((user) => {
-          const name = user.FirstName || t('manage.no-name');
+          // The dialog names whom it removes: the first name, else the number (issue 37).
+          const name =
+            user.FirstName.trim() ||
+            (user.Username ? formatPhoneForDisplay(user.Username) : t('manage.no-name'));
           return (
             <li key={user.UserId} className={styles.member}>
               <ProfileIcon />

@@ -103,7 +103,8 @@ export function PremiumPage() {
   if (session && pendingQpay) {
     return (
       <div className={`page ${styles.premium}`}>
-        <PageTitle className={styles.pageTitle}>{tCommon('pages.premium')}</PageTitle>
+        {/* A heading that says what the page is for, not the plans page's small label alone (issue 37). */}
+        <PageTitle>{t('qpay.page-title')}</PageTitle>
         <QpayPayment invoiceId={pendingQpay} />
         <p className={styles.empty}>
           <Link href="/premium">{t('qpay.cancel')}</Link>

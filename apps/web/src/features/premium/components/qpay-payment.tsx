@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { localized } from '@tunes/shared/premium-rules';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { userMessage } from '@/lib/api-error';
 import { formatPrice } from '@/lib/format';
+import { useInvoicePlan } from '../api/get-invoice-plan';
 import { usePaymentStatus } from '../api/get-payment-status';
 import { useQpayPayment } from '../api/pay-invoice';
 import { useIsPhone } from '../hooks/use-is-phone';
@@ -21,6 +23,7 @@ export function QpayPayment({ invoiceId }: { invoiceId: string }) {
   const queryClient = useQueryClient();
   const payment = useQpayPayment(invoiceId);
   const answer = usePaymentStatus(invoiceId).data;
+  const plan = useInvoicePlan(invoiceId);
   const status = answer?.status ?? 'pending';
   const phone = useIsPhone();
   const [switched, setSwitched] = useState(false);
@@ -52,6 +55,14 @@ export function QpayPayment({ invoiceId }: { invoiceId: string }) {
   return (
     <section className={`card ${styles.box}`} aria-labelledby="qpay-title">
       <h2 id="qpay-title">{t('qpay.title')}</h2>
+      {plan && (
+        <p className={styles.buying}>
+          {t('qpay.buying', {
+            plan: localized(plan.Name, i18n.language),
+            count: plan.DurationMonths,
+          })}
+        </p>
+      )}
       <p className={styles.amount}>
         {t('qpay.amount')} <strong>{price}</strong>
       </p>
