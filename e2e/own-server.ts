@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,49 @@ export interface OwnServer {
  * (`POST /dev/jobs/run-due`), so what is due is what the test made due.
  */
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
+  // A fresh database is migrated and seeded at its first start, the larger part of a start: with
+  // the e2e settings, start from a copy of one made so once per run (a stopped server's data).
+  const fromTemplate = TEMPLATE_SAFE(env) ? await templateData() : undefined;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tunes-e2e-own-'));
+  if (fromTemplate) cpSync(fromTemplate, path.join(dataDir, 'pgdata'), { recursive: true });
+  return launch({ ...env, DATA_DIR: dataDir });
+}
+
+/** Settings that shape the database at its first start: a server given any starts from nothing. */
+const TEMPLATE_SAFE = (env: Record<string, string>) =>
+  !['DATA_DIR', 'DATABASE_URL', 'SEED_DEMO_DATA', 'NODE_ENV'].some((name) => name in env);
+
+/**
+ * The `pgdata` of a server started once with the e2e settings and stopped, made by the first
+ * worker that asks (a directory made with mkdir is the lock; E2E_OWN_TEMPLATE is set by the
+ * config, so every worker of the run shares it); undefined when there is none to use.
+ */
+async function templateData(): Promise<string | undefined> {
+  const root = process.env.E2E_OWN_TEMPLATE;
+  if (!root) return undefined;
+  const data = path.join(root, 'data');
+  const ready = path.join(root, 'ready');
+  if (existsSync(ready)) return path.join(data, 'pgdata');
+  try {
+    mkdirSync(path.join(root, 'making'));
+  } catch {
+    // Another worker makes it: wait for it (or start from nothing if it fails).
+    const deadline = Date.now() + 90_000;
+    while (!existsSync(ready) && !existsSync(path.join(root, 'failed')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    return existsSync(ready) ? path.join(data, 'pgdata') : undefined;
+  }
+  try {
+    await (await launch({ DATA_DIR: data })).stop();
+    writeFileSync(ready, '');
+    return path.join(data, 'pgdata');
+  } catch {
+    writeFileSync(path.join(root, 'failed'), '');
+    return undefined;
+  }
+}
+
+async function launch(env: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   let stderr = '';
@@ -61,7 +104,6 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: origin,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tunes-e2e-own-')),
       DATABASE_URL: '',
       WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '',
       LOG_LEVEL: 'warn',
