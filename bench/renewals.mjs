@@ -8,7 +8,7 @@
 // The mix: 90 % saved cards that pay, 5 % cards that decline (a retry is scheduled), 5 % without
 // a card (the reminder carries a payment link; unpaid at the end, the period lapses).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,12 +92,17 @@ results.loadAverage = { start: loadavg()[0] };
 // statement, prepared or not, goes through its pool's clients): unlike seconds, the count per job
 // does not move with the machine's load.
 let queries = 0;
+// The phase running now, for BENCH_QUERY_LOG's lines.
+let phaseName = 'seed';
 // BENCH_EXPLAIN=1: the plan of every books query, as run (EXPLAIN ANALYZE), printed before it runs.
 let explaining = false;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(...args) {
   queries++;
   const [text, values] = typeof args[0] === 'string' ? args : [args[0]?.text, args[0]?.values];
+  // BENCH_QUERY_LOG=<file>: each statement's text is appended there (which ones a job sends).
+  if (process.env.BENCH_QUERY_LOG)
+    appendFileSync(process.env.BENCH_QUERY_LOG, `${phaseName}\t${String(text).replace(/\s+/g, ' ').slice(0, 200)}\n`);
   if (explaining && /^\s*(select|with)\b/i.test(text ?? '') && !/books_checks/.test(text)) {
     return query.call(this, `explain (analyze, costs off, timing off) ${text}`, values).then((plan) => {
       log(
@@ -170,6 +175,7 @@ try {
   await sql`analyze`.execute(db);
 
   const phase = async (name, at) => {
+    phaseName = name;
     clock.set(at);
     const cpu = process.cpuUsage();
     const queriesBefore = queries;

@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_HELP, findChromium } from './chromium';
 
@@ -10,7 +11,22 @@ if (!executablePath) throw new Error(CHROMIUM_HELP);
 // Evaluated once in the runner before workers start; workers inherit these through the env.
 process.env.E2E_PORT ??= String(4100 + (process.pid % 1800));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
+// Where the first server of its own makes the database the others start from (own-server.ts).
+process.env.E2E_OWN_TEMPLATE ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-template-'));
 const port = Number(process.env.E2E_PORT);
+
+// Files whose tests run on a server of their own for the file, one per worker (own-server.ts):
+// their tests run in one worker, in order, so the file starts one server rather than one in
+// each worker. They are scheduled first, so the long ones do not end the run alone.
+const testsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tests');
+const ownServerFiles = readdirSync(testsDir)
+  .filter((file) => file.endsWith('.spec.ts'))
+  .filter((file) =>
+    /\b(testOnOwnServer|testOnServerWith)\b/.test(readFileSync(path.join(testsDir, file), 'utf8')),
+  )
+  .map((file) => path.join(testsDir, file));
+const chromium = { ...devices['Desktop Chrome'], channel: undefined };
+
 const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
@@ -44,7 +60,10 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium-own-server', use: chromium, testMatch: ownServerFiles, fullyParallel: false },
+    { name: 'chromium', use: chromium, testIgnore: ownServerFiles },
+  ],
   webServer: {
     command: 'node ../apps/server/dist/server.js',
     url: `${baseURL}/api/health`,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every layer, in order, failing on any failed or missing one.
+// `npm test`: every layer, failing on any failed or missing one; the light layers (static, unit)
+// run beside PostgreSQL's integration layer, the others one at a time.
 //   static      typecheck + lint (Biome)
 //   unit        Vitest, pure functions of every package
 //   integration the API against PGlite on this Node.js (the development pair), and against
@@ -10,8 +11,8 @@
 //               when DATABASE_URL and REDIS_URL are set (as root it installs Debian's haproxy)
 // Set TEST_LAYERS=unit,integration to run some layers only (the summary still names skipped ones).
 // On a fresh clone it first installs the dependencies (npm ci) and, as root, Debian's Chromium.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dependenciesStale, INSTALL_COMMAND } from './lib/dependencies.mjs';
 
@@ -45,13 +46,42 @@ const vitestArgs = (project, report) => [
 ];
 
 const results = [];
-function run(layer, command, args, env = {}, report = undefined) {
+/** Runs a layer with its output on this terminal; resolves to whether it passed. */
+async function run(layer, command, args, env = {}, report = undefined) {
+  const entry = { layer, ok: false, seconds: 0, report };
+  results.push(entry);
   const started = Date.now();
   process.stdout.write(`\n▶ ${layer}: ${command} ${args.join(' ')}\n`);
-  const outcome = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = outcome.status === 0;
-  results.push({ layer, ok, seconds: Math.round((Date.now() - started) / 1000), report });
-  return ok;
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  entry.ok = await new Promise((resolve) => {
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+  entry.seconds = Math.round((Date.now() - started) / 1000);
+  return entry.ok;
+}
+
+/**
+ * Runs a layer beside others (its output kept in a file and shown whole when it ends, so the
+ * layers' lines do not interleave); resolves to whether it passed.
+ */
+async function runBeside(layer, command, args, env = {}, report = undefined) {
+  const entry = { layer, ok: false, seconds: 0, report };
+  results.push(entry);
+  const started = Date.now();
+  const log = path.join(reportDir, `${report ?? layer.replace(/\W+/g, '-')}.log`);
+  process.stdout.write(`\n▶ ${layer} (beside the next layers; its output follows when it ends)\n`);
+  const out = openSync(log, 'w');
+  const child = spawn(command, args, { stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  entry.ok = await new Promise((resolve) => {
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+  closeSync(out);
+  entry.seconds = Math.round((Date.now() - started) / 1000);
+  process.stdout.write(`\n▶ ${layer}: ${command} ${args.join(' ')} (${entry.seconds}s)\n`);
+  process.stdout.write(readFileSync(log, 'utf8'));
+  return entry.ok;
 }
 
 const firstLine = (text) =>
@@ -148,41 +178,29 @@ if (wants('e2e') && !findChromium()) {
   }
 }
 
-if (wants('static')) {
-  run('typecheck', 'npm', ['run', 'typecheck']);
-  run('lint', 'npx', ['biome', 'ci', '.']);
-}
-if (wants('unit')) run('unit', 'npx', vitestArgs('unit', 'unit'), {}, 'unit');
-if (wants('integration')) {
-  run(
-    'integration (PGlite)',
-    'npx',
-    vitestArgs('integration', 'integration-pglite'),
-    { TEST_DATABASE: 'pglite' },
-    'integration-pglite',
-  );
-  if (process.env.DATABASE_URL) {
-    // The production pair: PostgreSQL on the Node.js of the production image, when this machine
-    // can run that binary; the development pair (PGlite on this Node.js) ran above.
-    const node = productionNode();
-    const label = node ? `integration (PostgreSQL, Node.js ${PRODUCTION_NODE})` : 'integration (PostgreSQL)';
-    if (!node) process.stdout.write(`\n(Node.js ${PRODUCTION_NODE} not used: it needs Linux x64)\n`);
-    run(
-      label,
-      node ?? 'npx',
-      node
-        ? ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-postgres').slice(1)]
-        : vitestArgs('integration', 'integration-postgres'),
-      {
-        TEST_DATABASE: 'postgres',
-        // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.
-        ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` } : {}),
-      },
-      'integration-postgres',
-    );
-  } else {
-    process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
-  }
+// PostgreSQL's integration layer waits on the database server much of its time, so the light
+// layers (typecheck, lint, unit) run beside it; PGlite's, all in this machine's cores,
+// and the browsers' run alone.
+let postgresLayer;
+if (wants('integration') && process.env.DATABASE_URL) {
+  // The production pair: PostgreSQL on the Node.js of the production image, when this machine
+  // can run that binary; the development pair (PGlite on this Node.js) runs after.
+  const node = productionNode();
+  const label = node ? `integration (PostgreSQL, Node.js ${PRODUCTION_NODE})` : 'integration (PostgreSQL)';
+  if (!node) process.stdout.write(`\n(Node.js ${PRODUCTION_NODE} not used: it needs Linux x64)\n`);
+  postgresLayer = [
+    label,
+    node ?? 'npx',
+    node
+      ? ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-postgres').slice(1)]
+      : vitestArgs('integration', 'integration-postgres'),
+    {
+      TEST_DATABASE: 'postgres',
+      // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.
+      ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` } : {}),
+    },
+    'integration-postgres',
+  ];
 }
 const clusterReady = () =>
   spawnSync('sh', ['-c', 'command -v haproxy || test -x /usr/sbin/haproxy']).status === 0;
@@ -193,9 +211,30 @@ if (wants('cluster') && process.env.DATABASE_URL && process.env.REDIS_URL && !cl
     spawnSync('apt-get', ['install', '-y', '-qq', 'haproxy'], { stdio: 'inherit' });
   }
 }
-const built = wants('e2e') || wants('cluster') ? run('build', 'npm', ['run', 'build']) : false;
+
+const lightLayers = async () => {
+  if (wants('static')) {
+    await run('typecheck', 'npm', ['run', 'typecheck']);
+    await run('lint', 'npx', ['biome', 'ci', '.']);
+  }
+  if (wants('unit')) await run('unit', 'npx', vitestArgs('unit', 'unit'), {}, 'unit');
+};
+await Promise.all([lightLayers(), postgresLayer && runBeside(...postgresLayer)]);
+if (wants('integration')) {
+  await run(
+    'integration (PGlite)',
+    'npx',
+    vitestArgs('integration', 'integration-pglite'),
+    { TEST_DATABASE: 'pglite' },
+    'integration-pglite',
+  );
+  if (!process.env.DATABASE_URL)
+    process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
+}
+// Not beside PostgreSQL's layer: its compose test builds the server where it finds no build.
+const built = wants('e2e') || wants('cluster') ? await run('build', 'npm', ['run', 'build']) : false;
 if (wants('e2e') && built) {
-  run(
+  await run(
     'e2e',
     'npx',
     ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
@@ -205,7 +244,13 @@ if (wants('e2e') && built) {
 }
 if (wants('cluster') && built) {
   if (process.env.DATABASE_URL && process.env.REDIS_URL && clusterReady()) {
-    run('scale-out (3 processes behind HAProxy)', 'npx', vitestArgs('cluster', 'cluster'), {}, 'cluster');
+    await run(
+      'scale-out (3 processes behind HAProxy)',
+      'npx',
+      vitestArgs('cluster', 'cluster'),
+      {},
+      'cluster',
+    );
   } else {
     process.stdout.write(
       '\n(scale-out not run: it needs DATABASE_URL, REDIS_URL and HAProxy — sudo apt-get install -y haproxy)\n',

@@ -9,9 +9,11 @@ import {
   randomEmail,
   randomMsisdn,
   type SignedInUser,
+  serverNow,
   signInByApi,
   test,
 } from '../fixtures';
+import { testOnOwnServer } from '../own-server';
 import { familyPlanWithInvitation, LANGUAGES, text, useLanguage, WIDTHS } from './a11y-helpers';
 
 /**
@@ -238,3 +240,108 @@ async function expectApart(page: Page, toast: Locator) {
     expect(overlaps, `the toast covers ${await controls.nth(index).textContent()}`).toBe(false);
   }
 }
+
+/** A number's or address's messages, oldest first. */
+async function messagesTo(request: APIRequestContext, to: string): Promise<string[]> {
+  const response = await request.get(`${baseUrl()}/dev/outbox`, { params: { to } });
+  return ((await response.json()) as { text: string }[]).map((message) => message.text).reverse();
+}
+
+/** Moves the own server's clock to `time` (never back) and runs every job then due. */
+async function at(request: APIRequestContext, time: number): Promise<void> {
+  const now = (await serverNow(request)).getTime();
+  if (time > now) {
+    const moved = await request.post(`${baseUrl()}/dev/clock`, {
+      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
+    });
+    expect(moved.ok()).toBe(true);
+  }
+  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
+  expect(ran.ok(), await ran.text()).toBe(true);
+}
+
+const DAY_MS = 86_400_000;
+/** The dates a message names, as the site writes them in that language. */
+const MESSAGE_DATE: Record<Language, RegExp> = {
+  en: /[A-Z][a-z]+ \d{1,2}, \d{4}/g,
+  mn: /\d{4} оны \d{1,2}-р сарын \d{1,2}/g,
+};
+
+/**
+ * The renewal timeline with the development clock (issue 37): a card declined at renewal, tried
+ * again after 1, 3 and 5 days. Each failure message names the retry day and the last day of
+ * access that the profile shows, and access does not end before that day. A listener in
+ * Mongolia: the browser's time zone is Ulaanbaatar's, the messages' too. The clock moves days
+ * ahead, so this runs on a server of its own.
+ */
+testOnOwnServer.describe('renewal timeline', () => {
+  testOnOwnServer.use({ timezoneId: 'Asia/Ulaanbaatar' });
+  for (const language of LANGUAGES) {
+    const say = (key: string) => text(language, key);
+    testOnOwnServer(
+      `(${language}) the failed-renewal messages name the profile's dates, and access lasts until then`,
+      async ({ page, signIn }) => {
+        testOnOwnServer.setTimeout(180_000);
+        await useLanguage(page, language);
+        const user = await signIn();
+        await nameOwner(page.request, user, language, OWNER_NAME[language]);
+        const plans = await page.request.get(`${baseUrl()}/api/packages/allplans`, {
+          params: { merchantId: 14 },
+        });
+        const premium = (
+          (await plans.json()) as { MerchantCode: string; Name: { Language: string; Value: string }[] }[]
+        ).find((plan) => plan.MerchantCode === 'PREMIUM_1M');
+        const planName = premium?.Name.find((name) => name.Language === language)?.Value ?? '';
+        await page.goto('/premium');
+        await page
+          .getByRole('article', { name: planName, exact: true })
+          .getByRole('button', { name: say('premium:plan.get') })
+          .click();
+        await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=/);
+        await page.getByLabel('Card number').fill('4000 0000 0000 0341');
+        await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+        await page.getByLabel('CVC').fill('123');
+        await page.getByRole('button', { name: /^Pay / }).click();
+        await expect(page).toHaveURL(/\/success\?invoiceId=/);
+
+        const billing = await page.request.get(`${baseUrl()}/api/users/me/billing`, {
+          headers: bearer(user.access_token),
+        });
+        const end = new Date(
+          ((await billing.json()) as { renewal: { endDate: string } }).renewal.endDate,
+        ).getTime();
+        const failures = async () =>
+          (await messagesTo(page.request, user.msisdn)).filter((message) =>
+            language === 'mn' ? message.includes('татагдсангүй') : message.startsWith('We could not charge'),
+          );
+
+        const alert = page.getByRole('alert').filter({ hasText: say('billing:failed.title') });
+        for (const offset of [0, 1, 3]) {
+          await at(page.request, end + offset * DAY_MS + 60_000);
+          const sent = await failures();
+          const [retryOn, accessUntil] = [...(sent.at(-1) ?? '').matchAll(MESSAGE_DATE[language])].map(
+            (m) => m[0],
+          );
+          await page.goto('/profile');
+          await expect(alert).toContainText(fill(say('billing:failed.retry'), { date: retryOn ?? '' }));
+          await expect(alert).toContainText(
+            fill(say('billing:failed.access'), { date: accessUntil ?? '' }).split('.')[0] ?? '',
+          );
+        }
+        expect(await failures()).toHaveLength(3);
+
+        // A minute before the last retry the listener still has Premium; a minute after it, not.
+        const hasPremium = async () => {
+          const profile = await page.request.get(`${baseUrl()}/api/users/${user.sub}/profile`, {
+            headers: bearer(user.access_token),
+          });
+          return ((await profile.json()) as { Subscriptions: unknown[] }).Subscriptions.length > 0;
+        };
+        await at(page.request, end + 5 * DAY_MS - 60_000);
+        expect(await hasPremium()).toBe(true);
+        await at(page.request, end + 5 * DAY_MS + 60_000);
+        expect(await hasPremium()).toBe(false);
+      },
+    );
+  }
+});

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { createUser, PLAN_CODES, withPlans } from '../helpers/factories.js';
-import { FAILS_LATER_CARD, ownSubscriptions, subscriber } from '../helpers/premium.js';
+import {
+  FAILS_LATER_CARD,
+  ownSubscriptions,
+  payOnGateway,
+  returnToShop,
+  startCheckout,
+  subscriber,
+} from '../helpers/premium.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**
@@ -171,6 +178,19 @@ describe('pausing Premium', () => {
     expect(change.json()).toMatchObject({ status: 'scheduled' });
     await at(addMonths(period.end_date, 1).getTime() + 60_000);
     expect(await charges(user.id)).toMatchObject([{ status: 'paid', amount: 6_900 }]);
+  }, 60_000);
+
+  it('Premium bought again during the pause: the paused plan ends at the resumption without a charge', async () => {
+    const { user, headers, period } = await subscriber(t);
+    expect((await pause(headers, period.id, 1)).statusCode).toBe(200);
+    await at(period.end_date.getTime() + DAY);
+    const again = await startCheckout(t, headers, PLAN_CODES.premium);
+    await returnToShop(t, await payOnGateway(t, again.gatewayUrl, '4242 4242 4242 4242'));
+    await at(addMonths(period.end_date, 1).getTime() + 60_000);
+    expect(await charges(user.id)).toEqual([]);
+    const [paused] = (await ownSubscriptions(t, user.id)).filter((s) => s.id === period.id);
+    expect(paused).toMatchObject({ is_auto_renew: false, next_billing_at: null });
+    expect(await activeSubscriptions(user.id)).toHaveLength(1);
   }, 60_000);
 
   it('is refused while a renewal is failing, without a card to charge, for a plan not renewing, or for someone else', async () => {

@@ -16,6 +16,14 @@ const DAY_MS = 86_400_000;
  * resumed early, renewed) just ends. One statement: a pause is moved once whatever runs at once.
  */
 export async function resumeDuePauses(deps: Pick<Deps, 'db'>, now: Date): Promise<number> {
+  // An owner who bought Premium again during the pause has it: the paused plan ends uncharged.
+  await sql`
+    update subscriptions s set is_auto_renew = false, next_billing_at = null, updated_at = ${now}
+    from subscription_pauses z
+    where z.subscription_id = s.id and z.status = 'scheduled' and z.resumes_at <= ${now}
+      and s.end_date = z.starts_at and s.next_billing_at = z.resumes_at
+      and exists (select 1 from subscriptions o
+        where o.owner_id = s.owner_id and o.id <> s.id and o.end_date > ${now})`.execute(deps.db);
   const { rows } = await sql<{ subscription_id: string }>`
     with due as (
       update subscription_pauses set status = 'ended', ended_at = ${now}
