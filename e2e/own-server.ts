@@ -51,15 +51,16 @@ export interface OwnServer {
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
   // A fresh database is migrated and seeded at its first start, the larger part of a start: with
   // the e2e settings, start from a copy of one made so once per run (a stopped server's data).
-  const fromTemplate = TEMPLATE_SAFE(env) ? await templateData() : undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tunes-e2e-own-'));
+  const fresh = !existsSync(path.join(dataDir, 'pgdata'));
+  const fromTemplate = fresh && TEMPLATE_SAFE(env) ? await templateData() : undefined;
   if (fromTemplate) cpSync(fromTemplate, path.join(dataDir, 'pgdata'), { recursive: true });
   return launch({ ...env, DATA_DIR: dataDir });
 }
 
 /** Settings that shape the database at its first start: a server given any starts from nothing. */
 const TEMPLATE_SAFE = (env: Record<string, string>) =>
-  !['DATA_DIR', 'DATABASE_URL', 'SEED_DEMO_DATA', 'NODE_ENV'].some((name) => name in env);
+  !['DATABASE_URL', 'SEED_DEMO_DATA', 'NODE_ENV'].some((name) => name in env);
 
 /**
  * The `pgdata` of a server started once with the e2e settings and stopped, made by the first

@@ -23,3 +23,13 @@ describe('shared validation', () => {
     expect(voucherCodeSchema.safeParse('A'.repeat(16)).success).toBe(false);
   });
 });
+
+describe('emailSchema on a hostile length', () => {
+  it('refuses a value over the length before its pattern runs (one issue, the length)', () => {
+    const longEmail = `${'a'.repeat(100)}@${'a.'.repeat(30_000)}`;
+    const result = emailSchema.safeParse(longEmail);
+    expect(result.success).toBe(false);
+    // Had the pattern run, it would have added an `invalid_format` issue of its own.
+    expect(result.error?.issues.map((issue) => issue.code)).toEqual(['too_big']);
+  });
+});

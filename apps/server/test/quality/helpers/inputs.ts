@@ -83,6 +83,7 @@ const REALISTIC_VALUES: [RegExp, unknown][] = [
   [/mail|username/i, 'quality.check@example.mn'],
   [/msisdn/i, '97688112233'],
   [/phone/i, '88112233'],
+  [/^to$/i, '88112233'],
   [/countrycode/i, 976],
   [/^country$/i, 'MN'],
   [/language/i, 'en'],
