@@ -102,7 +102,10 @@ pg.Client.prototype.query = function countedQuery(...args) {
   const [text, values] = typeof args[0] === 'string' ? args : [args[0]?.text, args[0]?.values];
   // BENCH_QUERY_LOG=<file>: each statement's text is appended there (which ones a job sends).
   if (process.env.BENCH_QUERY_LOG)
-    appendFileSync(process.env.BENCH_QUERY_LOG, `${phaseName}\t${String(text).replace(/\s+/g, ' ').slice(0, 200)}\n`);
+    appendFileSync(
+      process.env.BENCH_QUERY_LOG,
+      `${phaseName}\t${String(text).replace(/\s+/g, ' ').slice(0, 200)}\n`,
+    );
   if (explaining && /^\s*(select|with)\b/i.test(text ?? '') && !/books_checks/.test(text)) {
     return query.call(this, `explain (analyze, costs off, timing off) ${text}`, values).then((plan) => {
       log(
