@@ -147,15 +147,30 @@ async function launch(env: Record<string, string>): Promise<OwnServer> {
  * during each test, and the shared one after.
  */
 export function testOnServerWith(env: Record<string, string>) {
-  return base.extend<{ onOwnServer: undefined }, { ownServer: OwnServer }>({
-    ownServer: [
+  return base.extend<{ ownServer: OwnServer; onOwnServer: undefined }, { ownServers: ServerOfFile }>({
+    // A worker runs file after file: the server is the file's, so one file's clock, plans and
+    // messages never reach the next file's tests.
+    ownServers: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it needs none.
       async ({}, use) => {
-        const server = await startOwnServer(env);
-        await use(server);
-        await server.stop();
+        const current: ServerOfFile = { file: undefined, server: undefined };
+        await use(current);
+        await current.server?.stop();
       },
       { scope: 'worker' },
+    ],
+    // Its own time, as a worker fixture has: a start does not eat the first test's.
+    ownServer: [
+      async ({ ownServers }, use, testInfo) => {
+        if (ownServers.file !== testInfo.file || !ownServers.server) {
+          await ownServers.server?.stop();
+          ownServers.server = undefined;
+          ownServers.server = await startOwnServer(env);
+          ownServers.file = testInfo.file;
+        }
+        await use(ownServers.server);
+      },
+      { timeout: 120_000 },
     ],
     onOwnServer: [
       async ({ ownServer }, use) => {
@@ -170,6 +185,12 @@ export function testOnServerWith(env: Record<string, string>) {
       await use(ownServer.origin);
     },
   });
+}
+
+/** The server a worker runs for the file it is in. */
+interface ServerOfFile {
+  file: string | undefined;
+  server: OwnServer | undefined;
 }
 
 /** The fixtures' `test` on a server of its own for the whole file, with the e2e settings. */

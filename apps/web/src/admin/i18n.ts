@@ -6,11 +6,11 @@ import contentEn from '@/i18n/locales/en/content.json';
 import commonMn from '@/i18n/locales/mn/common.json';
 import contentMn from '@/i18n/locales/mn/content.json';
 import { i18nOptions, storedLanguage } from '@/lib/i18n';
-import adminEn from './locales/en.json';
-import adminMn from './locales/mn.json';
+import adminEn from './locales/en';
+import adminMn from './locales/mn';
 
 /**
- * The console's texts: its own catalogue pair (`admin/locales`, same keys checked by
+ * The console's texts: its own catalogue pair (`admin/locales/{en,mn}/*.json`, one file a part, same keys checked by
  * `lib/i18n.test.ts`), bundled whole — an operator's browser loads them once — plus the listener
  * site's `common` (shared form messages) and `content` (the landing page's preview). The options
  * are the site's own (`lib/i18n.ts`): a missing key throws in development and tests and is

@@ -1,4 +1,4 @@
-import type admin from '../admin/locales/en.json';
+import type admin from '../admin/locales/en';
 import type accounts from './locales/en/accounts.json';
 import type billing from './locales/en/billing.json';
 import type common from './locales/en/common.json';

@@ -1,7 +1,7 @@
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { describe, expect, it } from 'vitest';
-import consoleEn from '@/admin/locales/en.json';
-import consoleMn from '@/admin/locales/mn.json';
+import consoleEn from '@/admin/locales/en';
+import consoleMn from '@/admin/locales/mn';
 import { ApiError, type ErrorMessages, isApiError } from './api-error';
 
 const catalogue = new Set<string>(Object.values(API_ERROR_CODES));

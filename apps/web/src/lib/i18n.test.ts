@@ -27,9 +27,18 @@ function load(language: string) {
         file.replace(/\.json$/, ''),
         JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Catalogue,
       ]),
+    // The console's catalogue is one file a part of the console (`admin/locales/{language}/*.json`).
     [
       'admin',
-      JSON.parse(readFileSync(path.join(consoleLocalesDir, `${language}.json`), 'utf8')) as Catalogue,
+      Object.assign(
+        {},
+        ...readdirSync(path.join(consoleLocalesDir, language))
+          .filter((file) => file.endsWith('.json'))
+          .map(
+            (file) =>
+              JSON.parse(readFileSync(path.join(consoleLocalesDir, language, file), 'utf8')) as Catalogue,
+          ),
+      ) as Catalogue,
     ],
   ]);
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { Pager, QueryState, Table, useKeysetPages, When } from '../components';
 // The console bundles its catalogues whole (i18n.ts): the English one lists the names it knows.
-import adminEn from '../locales/en.json';
+import adminEn from '../locales/en';
 
 interface AuditEntry {
   id: string;

@@ -32,14 +32,15 @@ export function SharedUsers({ subscriptionId, users }: { subscriptionId: string;
     <>
       <ul className={styles.members} aria-label={t('manage.list')}>
         {users.map((user) => {
-          // The dialog names whom it removes: the first name, else the number (issue 37).
+          // The list says "Member" beside the number; the dialog names whom it removes: the first
+          // name, else the number (issue 37).
           const name =
             user.FirstName.trim() ||
             (user.Username ? formatPhoneForDisplay(user.Username) : t('manage.no-name'));
           return (
             <li key={user.UserId} className={styles.member}>
               <ProfileIcon />
-              <span className={styles.memberName}>{name}</span>
+              <span className={styles.memberName}>{user.FirstName.trim() || t('manage.no-name')}</span>
               <span className={styles.memberPhone}>
                 <WholeValue value={formatPhoneForDisplay(user.Username)} kind="phone" />
               </span>
