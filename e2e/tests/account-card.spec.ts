@@ -132,7 +132,8 @@ test('in Mongolian: renewals by a QPay link, chosen on /profile; the reminder li
   const byCard = method.getByRole('radio', { name: /Visa.*4242/ });
   const byQpay = method.getByRole('radio', { name: mn('billing:method.qpay') });
   await expect(byCard).toBeChecked();
-  await byQpay.check();
+  // The choice is the server's: the radio turns when it has answered (click, then expect).
+  await byQpay.click();
   await expect(page.getByText(mn('billing:method.now-qpay'))).toBeVisible();
   await expect(byQpay).toBeChecked();
   await expect(billing.getByText(mn('billing:renewal.by-qpay'))).toBeVisible();
@@ -150,8 +151,9 @@ test('in Mongolian: renewals by a QPay link, chosen on /profile; the reminder li
   expect(reminder.link).toMatch(new RegExp(`^${baseUrl()}/pay/`));
 
   // Back to the card: renewals are charged to it again.
-  await byCard.check();
+  await byCard.click();
   await expect(page.getByText(mn('billing:method.now-card'))).toBeVisible();
+  await expect(byCard).toBeChecked();
   expect((await billingOf(page.request, user)).renewal?.renewsBy).toBe('card');
   await page.reload();
   await expect(byCard).toBeChecked();
