@@ -15,7 +15,7 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
 process.env.E2E_OWN_TEMPLATE ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-template-'));
 const port = Number(process.env.E2E_PORT);
 
-// Files whose tests run on a server of their own for the file, one per worker (own-server.ts):
+// Files whose tests run on a server of their own for the file (own-server.ts):
 // their tests run in one worker, in order, so the file starts one server rather than one in
 // each worker. They are scheduled first, so the long ones do not end the run alone.
 const testsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tests');
