@@ -142,9 +142,9 @@ async function launch(env: Record<string, string>): Promise<OwnServer> {
 }
 
 /**
- * The fixtures' `test` on a server of its own for the whole file (started when a worker comes to the file, stopped when it leaves it), started with
- * `env` on top of the e2e settings: the API helpers (sign-in, outbox) address it by E2E_PORT
- * during each test, and the shared one after.
+ * The fixtures' `test` on a server of its own for the whole file (started when a worker comes to
+ * the file, stopped when it moves on), started with `env` on top of the e2e settings: the API
+ * helpers (sign-in, outbox) address it by E2E_PORT during each test, and the shared one after.
  */
 export function testOnServerWith(env: Record<string, string>) {
   return base.extend<{ ownServer: OwnServer; onOwnServer: undefined }, { ownServers: ServerOfFile }>({
