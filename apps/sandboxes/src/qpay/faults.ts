@@ -1,7 +1,7 @@
 import type { Deps } from '@tunes/server/deps';
 import { QPAY_DOCUMENTED_PAYMENT_STATUSES } from '@tunes/server/modules/providers/qpay-contract';
-import { sql } from 'kysely';
 import { z } from 'zod';
+import { orderFaults, takeFault } from '../fault-store.js';
 import './tables.js';
 
 /** The merchant-API calls a fault can be ordered for; `*` is any of them. */
@@ -45,12 +45,7 @@ export interface ApprovalOutcome {
 
 /** Stores a test's order: each part replaces what was ordered before for its call. */
 export async function orderQpayFaults(deps: Pick<Deps, 'db'>, order: QpayFaultsRequest): Promise<void> {
-  const row = { remaining: order.count, kind: order.kind, delay_ms: order.delayMs };
-  await deps.db
-    .insertInto('sandbox_qpay_faults')
-    .values({ call: order.call, ...row })
-    .onConflict((oc) => oc.column('call').doUpdateSet(row))
-    .execute();
+  await orderFaults(deps, 'sandbox_qpay_faults', order);
   if (order.nextApproval) {
     const approval = { status: order.nextApproval.status, amount: order.nextApproval.amount ?? null };
     await deps.db
@@ -61,32 +56,9 @@ export async function orderQpayFaults(deps: Pick<Deps, 'db'>, order: QpayFaultsR
   }
 }
 
-/** Takes one fault ordered for `call`, else one ordered for any call; each take is one step. */
-export async function takeQpayFault(deps: Pick<Deps, 'db'>, call: Exclude<QpayCall, '*'>) {
-  // One statement: the call's own fault, or (only when it has none) one ordered for any call. A
-  // sandbox call made in a bench or a checkout pays one round trip for "no fault", not two.
-  return deps.db
-    .with('own', (db) =>
-      db
-        .updateTable('sandbox_qpay_faults')
-        .set({ remaining: sql<number>`remaining - 1` })
-        .where('call', '=', call)
-        .where('remaining', '>', 0)
-        .returning(['kind', 'delay_ms']),
-    )
-    .with('anything', (db) =>
-      db
-        .updateTable('sandbox_qpay_faults')
-        .set({ remaining: sql<number>`remaining - 1` })
-        .where('call', '=', '*')
-        .where('remaining', '>', 0)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('own').select('kind'))))
-        .returning(['kind', 'delay_ms']),
-    )
-    .selectFrom('own')
-    .select(['kind', 'delay_ms'])
-    .unionAll((db) => db.selectFrom('anything').select(['kind', 'delay_ms']))
-    .executeTakeFirst();
+/** Takes one fault ordered for `call`, else one ordered for any call (fault-store.ts). */
+export function takeQpayFault(deps: Pick<Deps, 'db'>, call: Exclude<QpayCall, '*'>) {
+  return takeFault<QpayFaultsRequest['kind']>(deps, 'sandbox_qpay_faults', call);
 }
 
 /** The ordered outcome of the next approval (taken once), or a plain PAID. */
