@@ -1,8 +1,5 @@
-import { OTP_RESEND_SECONDS } from '@tunes/shared/account-codes';
 import { OTP_LENGTH, PASSWORD_MAX_LENGTH } from '@tunes/shared/constants';
-import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import type { Profile } from '@tunes/shared/profile';
-import type { SendChallenge as Challenge } from '@tunes/shared/send-codes';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
@@ -10,11 +7,8 @@ import { FormError, TextField } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { type DeletionProof, useDeleteAccount } from '../api/delete-account';
-import { type OtpTarget, requestOtp } from '../api/otp';
-import { challengeOf, isChallengeRequest } from '../api/send-refusals';
-import { useCountdown } from '../hooks/use-countdown';
+import { SendCodeButton, useAccountCode } from './account-code';
 import styles from './self-service.module.css';
-import { SendChallenge } from './send-challenge';
 
 /** Delete my account (product.md §14): a clear warning, then a fresh proof in a dialog. */
 export function DeleteAccount({ profile }: { profile: Profile }) {
@@ -36,52 +30,18 @@ export function DeleteAccount({ profile }: { profile: Profile }) {
   );
 }
 
-/** Where a code for the proof goes: the account's number, else its address. */
-function codeTarget(profile: Profile): { target: OtpTarget; shown: string } | null {
-  if (profile.PhoneNumber)
-    return { target: { msisdn: profile.PhoneNumber }, shown: formatPhoneForDisplay(profile.PhoneNumber) };
-  if (profile.PrimaryEmail) return { target: { email: profile.PrimaryEmail }, shown: profile.PrimaryEmail };
-  return null;
-}
-
 function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel(): void }) {
-  const { t, i18n } = useTranslation('accounts');
+  const { t } = useTranslation('accounts');
   const remove = useDeleteAccount();
-  const destination = codeTarget(profile);
+  const [failure, setFailure] = useState('');
+  const sender = useAccountCode(profile, setFailure);
+  const { destination } = sender;
   const [method, setMethod] = useState<'code' | 'password'>(destination ? 'code' : 'password');
-  const [codeSent, setCodeSent] = useState(false);
-  const [sending, setSending] = useState(false);
-  const resend = useCountdown();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
-  const [failure, setFailure] = useState('');
-  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const warningId = useId();
   const canChoose = profile.HasPassword && destination !== null;
-
-  const sendCode = async (proof?: string) => {
-    if (!destination) return;
-    setSending(true);
-    setFailure('');
-    try {
-      // A code sent moments ago (429) is still the one to enter; the wait is the server's.
-      const sent = await requestOtp(destination.target, i18n.language, {
-        resendIn: OTP_RESEND_SECONDS,
-        proof,
-      });
-      setChallenge(null);
-      resend.start(sent.resendIn);
-      setCodeSent(true);
-    } catch (error) {
-      // A busy network's check comes first (security.md "Sends"); any other refusal is shown
-      // once, below, in its own words (product.md §8).
-      setChallenge(challengeOf(error));
-      if (!isChallengeRequest(error)) setFailure(userMessage(error));
-    } finally {
-      setSending(false);
-    }
-  };
 
   const proof: DeletionProof | null =
     method === 'password'
@@ -136,20 +96,8 @@ function DeleteAccountForm({ profile, onCancel }: { profile: Profile; onCancel()
       )}
       {method === 'code' && destination && (
         <>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={sending || resend.secondsLeft > 0}
-            onClick={() => void sendCode()}
-          >
-            {resend.secondsLeft > 0
-              ? t('mobile.resend-in', { seconds: resend.secondsLeft })
-              : codeSent
-                ? t('mobile.resend')
-                : t('delete.send-code')}
-          </button>
-          {challenge && <SendChallenge challenge={challenge} onSolved={(solved) => void sendCode(solved)} />}
-          {codeSent && (
+          <SendCodeButton code={sender} label={t('delete.send-code')} />
+          {sender.codeSent && (
             <>
               <p role="status">{t('delete.code-sent', { target: destination.shown })}</p>
               <TextField

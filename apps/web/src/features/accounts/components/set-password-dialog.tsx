@@ -1,9 +1,6 @@
-import { OTP_RESEND_SECONDS } from '@tunes/shared/account-codes';
 import { OTP_LENGTH } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
-import { formatPhoneForDisplay } from '@tunes/shared/phone-number';
 import type { Profile } from '@tunes/shared/profile';
-import type { SendChallenge as Challenge } from '@tunes/shared/send-codes';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -13,27 +10,16 @@ import { FormError, TextField } from '@/components/form-field';
 import { isApiError, userMessage } from '@/lib/api-error';
 import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { toast } from '@/lib/toast';
-import { type OtpTarget, requestOtp } from '../api/otp';
-import { challengeOf, isChallengeRequest } from '../api/send-refusals';
 import { useSetPassword } from '../api/set-password';
 import type { setPasswordSchema } from '../form-schemas';
-import { useCountdown } from '../hooks/use-countdown';
+import { SendCodeButton, useAccountCode } from './account-code';
 import { NewPasswordFields } from './new-password-fields';
 import styles from './self-service.module.css';
-import { SendChallenge } from './send-challenge';
 
 const resolver = lazyZodResolver(() =>
   import('../form-schemas').then((schemas) => schemas.setPasswordSchema),
 );
 type Values = z.input<typeof setPasswordSchema>;
-
-/** Where the code goes: the account's number, else its address. */
-function codeTarget(profile: Profile): { target: OtpTarget; shown: string } | null {
-  if (profile.PhoneNumber)
-    return { target: { msisdn: profile.PhoneNumber }, shown: formatPhoneForDisplay(profile.PhoneNumber) };
-  if (profile.PrimaryEmail) return { target: { email: profile.PrimaryEmail }, shown: profile.PrimaryEmail };
-  return null;
-}
 
 /**
  * A first password on an account that signs in by code (issue 37): a fresh code to the account's
@@ -57,44 +43,20 @@ export function SetPasswordDialog({
 }
 
 function SetPasswordForm({ profile, onDone }: { profile: Profile; onDone(): void }) {
-  const { t, i18n } = useTranslation('accounts');
+  const { t } = useTranslation('accounts');
   const set = useSetPassword();
-  const destination = codeTarget(profile);
-  const resend = useCountdown();
-  const [codeSent, setCodeSent] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [failure, setFailure] = useState('');
+  const code = useAccountCode(profile, setFailure);
   const form = useForm<Values, unknown, z.output<typeof setPasswordSchema>>({
     resolver,
     defaultValues: { code: '', password: '', confirm: '' },
   });
   const { errors, isSubmitting } = form.formState;
 
-  const sendCode = async (proof?: string) => {
-    if (!destination) return;
-    setSending(true);
+  const submit = form.handleSubmit(async ({ code: otp, password }) => {
     setFailure('');
     try {
-      const sent = await requestOtp(destination.target, i18n.language, {
-        resendIn: OTP_RESEND_SECONDS,
-        proof,
-      });
-      setChallenge(null);
-      resend.start(sent.resendIn);
-      setCodeSent(true);
-    } catch (error) {
-      setChallenge(challengeOf(error));
-      if (!isChallengeRequest(error)) setFailure(userMessage(error));
-    } finally {
-      setSending(false);
-    }
-  };
-
-  const submit = form.handleSubmit(async ({ code, password }) => {
-    setFailure('');
-    try {
-      await set.mutateAsync({ Otp: code, NewPassword: password });
+      await set.mutateAsync({ Otp: otp, NewPassword: password });
       toast.success(t('set-password.done'));
       onDone();
     } catch (error) {
@@ -105,24 +67,13 @@ function SetPasswordForm({ profile, onDone }: { profile: Profile; onDone(): void
     }
   });
 
+  const { destination } = code;
   if (!destination) return <p>{t('set-password.no-destination')}</p>;
   return (
     <form noValidate onSubmit={submit} onFocus={resolver.warm}>
       <p className={styles.intro}>{t('set-password.intro', { target: destination.shown })}</p>
-      <button
-        type="button"
-        className="button button--ghost"
-        disabled={sending || resend.secondsLeft > 0}
-        onClick={() => void sendCode()}
-      >
-        {resend.secondsLeft > 0
-          ? t('mobile.resend-in', { seconds: resend.secondsLeft })
-          : codeSent
-            ? t('mobile.resend')
-            : t('set-password.send-code')}
-      </button>
-      {challenge && <SendChallenge challenge={challenge} onSolved={(solved) => void sendCode(solved)} />}
-      {codeSent && (
+      <SendCodeButton code={code} label={t('set-password.send-code')} />
+      {code.codeSent && (
         <>
           <p role="status">{t('set-password.code-sent', { target: destination.shown })}</p>
           <TextField
@@ -143,7 +94,7 @@ function SetPasswordForm({ profile, onDone }: { profile: Profile; onDone(): void
         </>
       )}
       {failure && <FormError>{failure}</FormError>}
-      {codeSent && (
+      {code.codeSent && (
         <div className={styles.actions}>
           <button type="submit" className="button button--primary" disabled={isSubmitting}>
             {isSubmitting ? t('set-password.saving') : t('set-password.save')}
