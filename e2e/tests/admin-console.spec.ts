@@ -207,6 +207,7 @@ test('a support operator finds a listener by phone and extends the period; the p
     'Support',
     'Feedback',
     'Plans',
+    'Offers',
     'Vouchers',
     'Operators',
     'Audit log',

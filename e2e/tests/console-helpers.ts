@@ -34,12 +34,16 @@ export function expectNoMissingTranslations(page: Page): void {
   expect(faults.get(page) ?? [], 'missing translations in the console').toEqual([]);
 }
 
-/** Signs an operator in on the console's page, in a browser context of its own. */
+/**
+ * Signs an operator in on the console's page, in a browser context of its own; `serverTime` is
+ * the server's clock when a test has moved it (the authenticator's code is the one for then).
+ */
 export async function consolePage(
   browser: Browser,
   baseURL: string,
   operator: ReadyOperator,
   viewport = { width: 1440, height: 900 },
+  serverTime?: Date,
 ): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
@@ -52,7 +56,10 @@ export async function consolePage(
   await page.goto('/admin/sign-in');
   await page.getByLabel('E-mail').fill(operator.email);
   await page.getByLabel('Password').fill(operator.password);
-  await page.getByLabel('Authenticator code').fill(await generate({ secret: operator.totpSecret }));
+  const epoch = serverTime ? Math.floor(serverTime.getTime() / 1000) : undefined;
+  await page
+    .getByLabel('Authenticator code')
+    .fill(await generate({ secret: operator.totpSecret, ...(epoch === undefined ? {} : { epoch }) }));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   return page;

@@ -25,8 +25,10 @@ import familyDevRoutes from './modules/family/dev-routes.js';
 import familyRoutes from './modules/family/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import outboxDevRoutes from './modules/notifications/dev-routes.js';
+import offerRoutes from './modules/offers/routes.js';
 import premiumDevRoutes from './modules/premium/dev-routes.js';
 import premiumRoutes from './modules/premium/routes.js';
+import trialRoutes from './modules/trials/routes.js';
 import voucherDevRoutes from './modules/vouchers/dev-routes.js';
 import voucherRoutes from './modules/vouchers/routes.js';
 import { auth } from './plugins/auth.js';
@@ -113,9 +115,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       await api.register(familyRoutes);
       await api.register(voucherRoutes);
       await api.register(premiumRoutes);
+      await api.register(offerRoutes);
       await api.register(billingRoutes);
       await api.register(cardRoutes);
       await api.register(pauseRoutes);
+      await api.register(trialRoutes);
       await api.register(ebarimtRoutes);
       await api.register(consoleRoutes, { prefix: '/admin', sections: [consolePlanRoutes] });
     },

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { COMPANY_REGISTRY_ERROR, COMPANY_REGISTRY_PATTERN } from './billing-rules.js';
+import { billingOfferSchema, offerCodeSchema } from './offers.js';
 import { merchantCodeSchema } from './premium.js';
 import { INVOICE_STATUSES } from './premium-rules.js';
 import { localizedNameSchema } from './profile.js';
+import { billingTrialSchema } from './trials.js';
 
 /** How a payment is made (product.md §12): a card through the gateway, or QPay (QR or bank app). */
 export const PAYMENT_METHODS = ['card', 'qpay'] as const;
@@ -32,6 +34,8 @@ export const checkoutRequestSchema = z
     saveCard: z.boolean().optional(),
     /** Issue the e-barimt to this company instead of to a citizen. */
     ebarimtRegistry: companyRegistrySchema.optional(),
+    /** An offer's code (offers.ts): the invoice is its discounted price. */
+    OfferCode: offerCodeSchema.optional(),
   })
   .strict();
 
@@ -90,6 +94,10 @@ export const billingSchema = z
           .nullable(),
       })
       .nullable(),
+    /** The offer the plan renews with (offers.ts), while it has one. */
+    offer: billingOfferSchema.nullable().optional(),
+    /** A first-time trial running (trials.ts): its end, the first charge after it, how it renews. */
+    trial: billingTrialSchema.optional(),
   })
   .describe('Billing');
 export type Billing = z.infer<typeof billingSchema>;

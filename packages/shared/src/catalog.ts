@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PREMIUM_OFFERS } from './premium-rules.js';
+import { TRIAL_DAYS_MAX, trialDaysSchema } from './trials.js';
 
 /**
  * The console's plan calls (docs/console-api.md "Plans"): the request schemas the server checks
@@ -50,6 +51,8 @@ export const PLAN_MESSAGES = {
   badge: `must be at most ${PLAN_BADGE_MAX} characters`,
   badgeBoth: 'must be given in both languages, or in neither',
   orderRepeats: 'must name each plan once',
+  /** The same sentence as trialDaysSchema's (trials.ts). */
+  trialDays: `must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}`,
 } as const;
 export type PlanMessageKey = keyof typeof PLAN_MESSAGES;
 
@@ -103,6 +106,8 @@ export const planCreateSchema = z
       .int(PLAN_MESSAGES.seats)
       .min(PLAN_SEATS.min, PLAN_MESSAGES.seats)
       .max(PLAN_SEATS.max, PLAN_MESSAGES.seats),
+    /** A first-time trial's free days; 0 (the default): none. */
+    trialDays: trialDaysSchema.default(0),
   })
   .strict()
   .superRefine((plan, ctx) => {
@@ -128,6 +133,8 @@ export const planOrderSchema = z
     path: ['codes'],
   });
 export const planBadgeRequestSchema = z.object({ badge: planBadgeSchema }).strict();
+/** `PUT /api/admin/plans/:code/trial`: the plan's free days for a first-time trial (0: none). */
+export const planTrialRequestSchema = z.object({ trialDays: trialDaysSchema }).strict();
 
 /** A plan as the console lists it. */
 export interface ConsolePlan {
@@ -144,6 +151,8 @@ export interface ConsolePlan {
   /** Listed on /premium: on sale, MNT, an offer /premium sells. */
   listed: boolean;
   badge: { en: string; mn: string } | null;
+  /** A first-time trial's free days; 0: none. */
+  trialDays: number;
   order: number;
   /** Current subscribers renewing on the plan. */
   subscribers: number;

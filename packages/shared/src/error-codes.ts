@@ -72,6 +72,10 @@ export const API_ERROR_CODES = {
   alreadyPaused: 'already_paused',
   notPaused: 'not_paused',
 
+  // First-time trials (docs/decisions/0045-trials.md).
+  trialNotEligible: 'trial_not_eligible',
+  trialCardUsed: 'trial_card_used',
+
   // Family and vouchers.
   invitationInvalid: 'invitation_invalid',
   ownerCannotLeave: 'owner_cannot_leave',
@@ -99,6 +103,13 @@ export const API_ERROR_CODES = {
   planExists: 'plan_exists',
   plansChanged: 'plans_changed',
   priceUnchanged: 'price_unchanged',
+
+  // Offers (docs/decisions/0044-offers.md): the public look-up, checkout, the console.
+  offerNotFound: 'offer_not_found',
+  offerEnded: 'offer_ended',
+  offerExhausted: 'offer_exhausted',
+  offerNotForYou: 'offer_not_for_you',
+  offerCodeTaken: 'offer_code_taken',
 } as const;
 
 /** Any code of the catalogue: what the server may put in `error`. */

@@ -22,6 +22,8 @@ export const planSchema = z
     MaxSharedUsers: z.number().int(),
     /** The console's badge (Most popular) in both languages, shown as the card's highlight; null without one. */
     Badge: z.array(localizedNameSchema).nullable().optional(),
+    /** A first-time trial's free days (trials.ts); 0 or absent: none. */
+    TrialDays: z.number().int().optional(),
   })
   .describe('Plan');
 export type Plan = z.infer<typeof planSchema>;

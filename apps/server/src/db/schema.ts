@@ -77,6 +77,8 @@ export interface PackagesTable {
   max_shared_users: Generated<number>;
   is_active: Generated<boolean>;
   sort_order: Generated<number>;
+  /** A first-time trial's free days (0: none; trials/). */
+  trial_days: Generated<number>;
   created_at: CreatedAt;
 }
 

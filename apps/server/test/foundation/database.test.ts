@@ -9,7 +9,7 @@ import { DataDirLockedError, lockDataDir } from '../../src/db/lock.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
 import { createUser } from '../helpers/factories.js';
-import { createTestApp } from '../helpers/test-app.js';
+import { createTestApp, pgliteFromSnapshot } from '../helpers/test-app.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -83,9 +83,11 @@ describe('database layer', () => {
   });
 });
 
+// Each PGlite here starts from the run's migrated snapshot: what is tested is the thread, not
+// creating a cluster (the first test above does that on disk).
 describe("PGlite's own thread", () => {
   it('keeps the event loop free while a statement runs', async () => {
-    const handle = await openDatabase({ kind: 'pglite' });
+    const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
     try {
       const finished: string[] = [];
       // PGlite works for half a second; in the server's thread no timer could fire meanwhile.
@@ -100,7 +102,7 @@ describe("PGlite's own thread", () => {
   });
 
   it("brings PostgreSQL's error fields back across the thread", async () => {
-    const handle = await openDatabase({ kind: 'pglite' });
+    const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
     try {
       await migrateToLatest(handle.db);
       await createUser(handle.db, { primary_email: 'twice@example.mn' });
@@ -115,7 +117,7 @@ describe("PGlite's own thread", () => {
   });
 
   it('refuses a value that cannot cross to the thread, and goes on with the next statement', async () => {
-    const thread = new PGliteThread({});
+    const thread = new PGliteThread(await pgliteFromSnapshot());
     try {
       await thread.ready;
       const notAValue = () => 'a function';
@@ -133,7 +135,7 @@ describe("PGlite's own thread", () => {
   });
 
   it('lets a running statement finish when it closes, and refuses statements afterwards', async () => {
-    const thread = new PGliteThread({});
+    const thread = new PGliteThread(await pgliteFromSnapshot());
     await thread.ready;
     const running = thread.run({ sql: 'select pg_sleep(0.2), 1 as done', parameters: [], script: false });
     await thread.close();

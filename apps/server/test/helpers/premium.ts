@@ -93,3 +93,23 @@ export function paymentLog(t: TestApp, invoiceId: string) {
     .orderBy('id')
     .execute();
 }
+
+/** Fills the sandbox's save-card page (nothing is charged); answers where the gateway sends the browser. */
+export async function saveCardOnGateway(t: TestApp, pageUrl: URL, card: string, expiry = '12/39') {
+  const { page, token, formKey } = await openGatewayPage(t, pageUrl);
+  expect(page.statusCode, page.body).toBe(200);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox-gateway/card/save',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      token,
+      form_key: formKey,
+      card_number: card,
+      expiry,
+      cvc: '123',
+    }).toString(),
+  });
+  expect(response.statusCode, response.body).toBe(303);
+  return new URL(String(response.headers.location));
+}

@@ -26,6 +26,16 @@ export interface TestApp {
 export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 
 /**
+ * What a PGlite of a test's own starts from: the run's migrated snapshot (global-setup.ts), so it
+ * neither creates a cluster nor migrates one (seconds of CPU each); on the PostgreSQL layer, which
+ * makes no snapshot, a new cluster.
+ */
+export async function pgliteFromSnapshot(): Promise<{ loadDataDir?: Blob }> {
+  const snapshot = inject('pgliteSnapshot');
+  return snapshot ? { loadDataDir: await readPGliteSnapshot(snapshot) } : {};
+}
+
+/**
  * The real application on a fresh real database, a copy of the one migrated in global-setup.ts:
  * in-memory PGlite loaded from its snapshot, or a PostgreSQL database made from its template.
  * Build one per test file (beforeAll) and close it afterwards.

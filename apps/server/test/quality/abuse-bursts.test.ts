@@ -2,7 +2,7 @@ import { OTP_MAX_WRONG_TRIES, OTP_RESULT } from '@tunes/shared/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { grant, requestOtp, validateOtp } from '../helpers/accounts.js';
 import { createUser, randomMsisdn, STORE } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**
  * The attacks of the security review, each fired as a burst: hundreds of requests at once must
@@ -46,8 +46,15 @@ const everyCodeEndingWith = (last: string) => [
   last,
 ];
 
+/**
+ * The whole code space where the guesses can race (PostgreSQL's pool runs them side by side). PGlite
+ * runs one transaction at a time, so there a burst proves the lock's count, not its atomicity: 1,000
+ * guesses, the right code last, prove it as well as 10,000 and cost a tenth of the time.
+ */
+const CODE_BURST = testDatabaseKind === 'postgres' ? 10_000 : 1_000;
+
 describe('one-time codes under a burst', () => {
-  it('gives no token to a burst of all 10,000 codes for a registered number', async () => {
+  it(`gives no token to a burst of ${CODE_BURST.toLocaleString('en')} codes, the right one last, for a registered number`, async () => {
     const msisdn = randomMsisdn();
     await createUser(t.db, { phone_number: msisdn, username: msisdn });
     const address = freshAddress();
@@ -55,9 +62,9 @@ describe('one-time codes under a burst', () => {
     const [sent] = await outboxFor(msisdn);
     const code = sent?.code ?? '';
 
-    const answers = await Promise.all(
-      everyCodeEndingWith(code).map((guess) => grantByCode(msisdn, guess, address)),
-    );
+    const guesses = everyCodeEndingWith(code).slice(-CODE_BURST);
+    expect(guesses.at(-1)).toBe(code);
+    const answers = await Promise.all(guesses.map((guess) => grantByCode(msisdn, guess, address)));
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(0);
     // Wrong code, or (on a PostgreSQL pool this burst outruns) an honest "try again shortly".
     const statuses = new Set(answers.map((answer) => answer.statusCode));

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { DatabaseThrottle, RedisThrottle, type Throttle } from '../../src/lib/throttle.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**
  * The one throttle every limit goes through (security.md), on the database of this run and on
@@ -33,16 +33,19 @@ const backends: [string, () => Throttle][] = [
     : []),
 ];
 
-describe.each(backends)('the throttle on %s', (_name, make) => {
+describe.each(backends)('the throttle on %s', (name, make) => {
   const limit = { limit: 5, windowSeconds: 60 };
+  // PGlite runs one transaction at a time: there the takes cannot race, and 200 prove the count as
+  // well as 1,000. PostgreSQL and Redis, where they can race, take the whole burst.
+  const burst = name === 'database' && testDatabaseKind === 'pglite' ? 200 : 1000;
   let throttle: Throttle;
   beforeAll(() => {
     throttle = make();
   });
 
-  it('allows exactly the limit of 1,000 takes at once, and counts no refused take', async () => {
+  it(`allows exactly the limit of ${burst.toLocaleString('en')} takes at once, and counts no refused take`, async () => {
     const key = `burst-${Math.random()}`;
-    const takes = await Promise.all(Array.from({ length: 1000 }, () => throttle.take(key, limit)));
+    const takes = await Promise.all(Array.from({ length: burst }, () => throttle.take(key, limit)));
     expect(takes.filter((take) => take.allowed)).toHaveLength(5);
     expect(new Set(takes.filter((take) => take.allowed).map((take) => take.count))).toEqual(
       new Set([1, 2, 3, 4, 5]),

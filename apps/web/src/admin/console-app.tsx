@@ -25,6 +25,7 @@ const SupportUserPage = lazy(() => import('./pages/support/user'));
 const SupportReceiptPage = lazy(() => import('./pages/support/receipt'));
 const FeedbackPage = lazy(() => import('./pages/feedback/index'));
 const PlansPage = lazy(() => import('./pages/plans/index'));
+const OffersPage = lazy(() => import('./pages/offers/index'));
 const VouchersPage = lazy(() => import('./pages/vouchers/index'));
 const OperatorsPage = lazy(() => import('./pages/operators/index'));
 const AuditPage = lazy(() => import('./pages/audit'));
@@ -104,6 +105,7 @@ function SignedIn() {
           </Route>
           <Route path="/feedback">{only('feedback', <FeedbackPage />)}</Route>
           <Route path="/plans">{only('plans', <PlansPage />)}</Route>
+          <Route path="/offers">{only('offers', <OffersPage />)}</Route>
           <Route path="/vouchers">{only('vouchers', <VouchersPage />)}</Route>
           <Route path="/operators">{only('operators', <OperatorsPage self={operator} />)}</Route>
           <Route path="/audit">{only('audit', <AuditPage />)}</Route>

@@ -35,13 +35,14 @@ export type Section =
   | 'support'
   | 'feedback'
   | 'plans'
+  | 'offers'
   | 'vouchers'
   | 'operators'
   | 'audit';
 
 /** The console's sections each role may use (the server checks every call again). */
 const SECTIONS: Record<Role, readonly Section[]> = {
-  admin: ['dashboard', 'content', 'support', 'feedback', 'plans', 'vouchers', 'operators', 'audit'],
+  admin: ['dashboard', 'content', 'support', 'feedback', 'plans', 'offers', 'vouchers', 'operators', 'audit'],
   support: ['support', 'feedback'],
   content: ['content'],
 };
@@ -60,6 +61,7 @@ const SECTION_PATHS: Record<Section, string> = {
   support: '/support',
   feedback: '/feedback',
   plans: '/plans',
+  offers: '/offers',
   vouchers: '/vouchers',
   operators: '/operators',
   audit: '/audit',

@@ -7,6 +7,7 @@ import { unauthorized } from '../../lib/errors.js';
 import { messageDate } from '../../lib/message-date.js';
 import { languageOf } from '../../lib/message-language.js';
 import { sendToAccount } from '../notifications/send-to-account.js';
+import { releaseOffersOf } from '../offers/redemption.js';
 import { messagesSentToAccount } from './account-outbox.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
@@ -143,6 +144,8 @@ export async function deleteAccount(deps: DataDeps, userId: string, log?: Fastif
       .where('user_id', '=', userId)
       .where('status', '=', 'created')
       .execute();
+    // Their offer places are free again (modules/offers).
+    await releaseOffersOf(trx, userId, now);
     // Leaving the joined plans changes their seats: their rows are taken first, as by every
     // other change of seats (family/seat-limit.ts), in the order an accept takes them (plan, then user).
     await trx

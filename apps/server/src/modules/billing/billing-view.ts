@@ -1,12 +1,15 @@
 import type { Billing } from '@tunes/shared/billing';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
+import { type BillingOffer, offerDiscount } from '@tunes/shared/offers';
 import type { SubscriptionView } from '@tunes/shared/profile';
 import type { Deps } from '../../deps.js';
 import { conflict } from '../../lib/errors.js';
+import { coversPlan, subscriptionOffer } from '../offers/pricing.js';
 import { savedCard } from '../premium/saved-cards.js';
 import { subscriptionView } from '../premium/subscriptions.js';
 import { comingPrice, renewalCostOf } from '../prices/price-schedule.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import { trialEndingAt } from '../trials/state.js';
 import { invoicePaymentPage } from './invoice-payment-page.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
 import { lastRetryAt, type RenewalDeps } from './renewal-claim.js';
@@ -64,7 +67,7 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
     .where((eb) => eb.or([eb('s.end_date', '>', now), eb('s.grace_until', '>', now)]))
     .orderBy('s.end_date', 'desc')
     .executeTakeFirst();
-  if (!row) return { card, renewal: null };
+  if (!row) return { card, offer: null, renewal: null, trial: null };
 
   let pendingChange: NonNullable<Billing['renewal']>['pendingChange'] = null;
   if (row.next_package_id !== null) {
@@ -94,15 +97,17 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
       };
     }
   }
+  const offer = await offerOf(deps, row);
   return {
     card,
+    offer,
     renewal: {
       subscriptionId: row.id,
       MerchantCode: row.merchant_code,
       Name: names(row),
       autoRenew: row.is_auto_renew,
       nextChargeAt: row.is_auto_renew ? (row.next_billing_at ?? row.end_date).toISOString() : null,
-      amount: row.cost,
+      amount: offer?.nextAmount ?? row.cost,
       currency: row.currency,
       renewsBy: card && (await chosenRenewalMethod(deps, userId)) === 'card' ? 'card' : 'link',
       endDate: row.end_date.toISOString(),
@@ -110,6 +115,41 @@ export async function billingOverview(deps: Pick<Deps, 'db' | 'clock'>, userId: 
       failedRenewal,
       priceChange: await priceChangeOf(deps, row),
     },
+    trial: await trialOf(deps, row),
+  };
+}
+
+/** The free days of a first-time trial, while the period shown is one (trials/). */
+async function trialOf(
+  deps: Pick<Deps, 'db'>,
+  row: { id: string; end_date: Date; cost: number; is_auto_renew: boolean },
+): Promise<Billing['trial']> {
+  const trial = await trialEndingAt(deps.db, row.id, row.end_date);
+  return trial
+    ? {
+        endsAt: row.end_date.toISOString(),
+        amountAfter: row.cost,
+        method: trial.method,
+        cancelled: !row.is_auto_renew,
+      }
+    : null;
+}
+
+/** The offer the plan was bought with, and what the next renewal costs with it (modules/offers). */
+async function offerOf(
+  deps: Pick<Deps, 'db'>,
+  row: { id: string; package_id: number; cost: number },
+): Promise<BillingOffer | null> {
+  const offer = await subscriptionOffer(deps.db, row.id);
+  if (!offer) return null;
+  const periodsLeft = Math.max(0, offer.periods - offer.periods_used);
+  const discounted = periodsLeft > 0 && coversPlan(offer, row.package_id);
+  return {
+    code: offer.code,
+    kind: offer.kind,
+    value: offer.value,
+    periodsLeft,
+    nextAmount: row.cost - (discounted ? offerDiscount(row.cost, offer) : 0),
   };
 }
 

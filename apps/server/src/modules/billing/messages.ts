@@ -12,6 +12,14 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны ${plan} багц ${messageDate(on, lang)}-нд дуусна. Сунгахын тулд ${money(lang, price)} төлнө үү: ${link}`
       : `Your ${plan} ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link}`,
+  trialEndsCard: (lang: Lang, plan: string, price: Amount, on: Date, card: string, profile: string) =>
+    lang === 'mn'
+      ? `Таны ${plan} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Дараа нь хадгалсан картаас (${card}) ${money(lang, price)} татагдана. Төлбөр төлөхгүй бол түүнээс өмнө Профайл хэсгээс цуцлаарай: ${profile}`
+      : `Your free ${plan} trial ends on ${messageDate(on, lang)}. Then we will charge ${money(lang, price)} to your saved card (${card}). To pay nothing, cancel on your profile before then: ${profile}`,
+  trialEndsLink: (lang: Lang, plan: string, price: Amount, on: Date, link: string) =>
+    lang === 'mn'
+      ? `Таны ${plan} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Үргэлжлүүлэн сонсох бол ${money(lang, price)} төлнө үү: ${link} Төлбөр төлөхгүй бол юу ч хийх шаардлагагүй, эсвэл Профайл хэсгээс цуцлаарай.`
+      : `Your free ${plan} trial ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link} To pay nothing, do nothing or cancel on your profile.`,
   chargeFailed: (lang: Lang, plan: string, price: Amount, retryOn: Date, accessUntil: Date, link: string) =>
     lang === 'mn'
       ? `${plan} багцын ${money(lang, price)} төлбөр таны картаас татагдсангүй. Бид ${messageDate(retryOn, lang)}-нд дахин оролдоно; сонсох эрх тань ${messageDate(accessUntil, lang)} хүртэл хэвээр. Одоо төлөх: ${link}`

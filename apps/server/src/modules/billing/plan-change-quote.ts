@@ -3,6 +3,7 @@ import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../lib/errors.js';
+import { periodPrices } from '../offers/pricing.js';
 import { addMonths } from '../premium/period.js';
 import { findPlanByCode } from '../premium/plans.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
@@ -42,6 +43,8 @@ export interface PlanChangeQuote {
   target: TargetPlan;
   /** The upgrade's invoice key: one invoice per subscription, period and plan. */
   invoiceKey: string | null;
+  /** What the subscription's offer took off the upgrade (modules/offers); 0 without one. */
+  discount: number;
 }
 
 /**
@@ -68,7 +71,7 @@ export async function quotePlanChange(
   if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
     throw badRequest('This plan is not sold on the site.', 'MerchantCode');
   }
-  const quote = { subscription, target, currency: target.currency, amount: 0, invoiceKey: null };
+  const quote = { subscription, target, currency: target.currency, amount: 0, invoiceKey: null, discount: 0 };
   if (target.id === subscription.package_id) {
     // Choosing the current plan again withdraws a waiting downgrade.
     if (subscription.next_package_id === null)
@@ -82,12 +85,17 @@ export async function quotePlanChange(
   // An upgrade asked for before keeps the amount its invoice was made with.
   const open = await deps.db
     .selectFrom('payment_invoices')
-    .select('amount')
+    .select(['amount', 'discount'])
     .where('idempotency_key', '=', invoiceKey)
     .executeTakeFirst();
   const periodStart = addMonths(subscription.end_date, -subscription.duration_months);
-  const amount =
-    open?.amount ??
-    proratedDifference(subscription, target, { start: periodStart, end: subscription.end_date }, now);
-  return { ...quote, kind: 'upgrade', amount, startsAt: now, invoiceKey };
+  const period = { start: periodStart, end: subscription.end_date };
+  const full = proratedDifference(subscription, target, period, now);
+  // Within a period of the subscription's offer, both plans are priced with it.
+  const price = await periodPrices(deps.db, subscription);
+  const current = { id: subscription.package_id, cost: subscription.cost };
+  const offered = proratedDifference({ cost: price(current) }, { cost: price(target) }, period, now);
+  const amount = open?.amount ?? offered;
+  const discount = open?.discount ?? Math.max(0, full - offered);
+  return { ...quote, kind: 'upgrade', amount, discount, startsAt: now, invoiceKey };
 }

@@ -58,6 +58,7 @@ export async function changePlan(
       user_id: userId,
       package_id: target.id,
       amount: quote.amount,
+      discount: quote.discount,
       currency: target.currency,
       created_at: now,
       kind: 'change',

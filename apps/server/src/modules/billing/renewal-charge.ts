@@ -28,12 +28,14 @@ const MAX_ATTEMPTS = 1 + RENEWAL_RETRY_DAYS.length;
 const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
 
 /** A line of the renewal's payment log; the invoice and subscriber are filled in by the step. */
-export type RenewalStepLog = (
-  entry: Omit<
-    PaymentLogEntry,
-    'orderNumber' | 'userId' | 'subscriberName' | 'packageName' | 'purchasePrice' | 'currentProcess'
-  >,
-) => Promise<void>;
+export type RenewalStepLine = Omit<
+  PaymentLogEntry,
+  'orderNumber' | 'userId' | 'subscriberName' | 'packageName' | 'purchasePrice' | 'currentProcess'
+>;
+export type RenewalStepLog = ((entry: RenewalStepLine) => Promise<void>) & {
+  /** The whole line, unwritten: for a statement that writes it with others. */
+  line: (entry: RenewalStepLine) => PaymentLogEntry;
+};
 
 interface RenewalCharge {
   facts: RenewalFacts;
@@ -78,14 +80,15 @@ export async function chargeRenewal(
     });
     return 'deferred';
   }
-  await logStep({
+  const charged: RenewalStepLine = {
     type: result.result.status === 'paid' ? 'info' : 'warning',
     message: `charge attempt ${attempt}: ${result.result.status}`,
     request: result.request,
     response: result.response,
-  });
+  };
 
   if (result.result.status === 'paid') {
+    // The charge's line is written with the activation's, in one statement.
     const taken = await takeCapture(
       deps,
       invoice.invoice_id,
@@ -97,6 +100,7 @@ export async function chargeRenewal(
       },
       'renewal',
       log,
+      [logStep.line(charged)],
     );
     if (taken.outcome === 'surplus') {
       // Paid by its link meanwhile (or another amount taken): this charge was given back.
@@ -110,6 +114,7 @@ export async function chargeRenewal(
     return 'renewed';
   }
 
+  await logStep(charged);
   payments.inc({ method: 'card', kind: 'renewal', outcome: 'declined' });
   if (attempt >= MAX_ATTEMPTS) {
     await lapse(deps, facts, invoice.invoice_id, log);

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
+import { offerRenewalDiscount, offerRenewalRedemption } from '../offers/pricing.js';
 import { newInvoiceId } from '../premium/checkout.js';
 import { addMonths } from '../premium/period.js';
 import type { RenewalFacts } from './renewal-claim.js';
@@ -27,11 +28,20 @@ interface RenewalInvoiceArgs extends Record<string, unknown> {
   periodEnd: Date;
 }
 
+/** A renewal priced with the subscription's offer while it has periods left (modules/offers). */
+const offerRefs = (args: RenewalInvoiceArgs) => ({
+  subscriptionId: args.subscriptionId,
+  packageId: args.packageId,
+  cost: args.amount,
+});
+
 const renewalInvoiceRow = (args: RenewalInvoiceArgs) => ({
   invoice_id: args.invoiceId,
   user_id: args.userId,
   package_id: args.packageId,
-  amount: args.amount,
+  amount: sql<number>`${args.amount}::integer - ${offerRenewalDiscount(offerRefs(args))}`,
+  discount: offerRenewalDiscount(offerRefs(args)),
+  offer_redemption_id: offerRenewalRedemption(offerRefs(args)),
   currency: args.currency,
   created_at: args.now,
   kind: 'renewal' as const,

@@ -5,12 +5,14 @@ import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
+import { trialEndingAt } from '../trials/state.js';
 import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
 import { DAY_MS, planName, type RenewalDeps, renewalFacts } from './renewal-claim.js';
 import { renewalInvoice } from './renewal-invoice.js';
 import '../premium/tables.js';
+import { nextPeriodDiscount } from '../offers/pricing.js';
 
 /**
  * Whether the subscriber renews by a QPay link (their choice, pay-renewals-by.ts) or last paid
@@ -43,18 +45,37 @@ export async function remindRenewal(
   const facts = await renewalFacts(deps.db, subscriptionId);
   if (!facts?.is_auto_renew || facts.end_date <= now) return false;
   if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
-  const price = { amount: facts.cost, currency: facts.currency };
+  // The subscription's offer prices the coming period as its renewal invoice will (modules/offers).
+  const discount = await nextPeriodDiscount(deps.db, {
+    subscriptionId: facts.id,
+    packageId: facts.package_id,
+    cost: facts.cost,
+  });
+  const price = { amount: facts.cost - discount, currency: facts.currency };
   const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
+  // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
+  const trial = await trialEndingAt(deps.db, facts.id, facts.end_date);
   let sent: boolean;
   if (facts.card_token) {
     const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
+    const profile = `${deps.config.PUBLIC_URL}/profile`;
     sent = await notifyOnce(
       deps,
       {
         key,
         userId: facts.owner_id,
+        ...(trial ? { link: profile } : {}),
         text: (lang) =>
-          billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
+          trial
+            ? billingMessages.trialEndsCard(
+                lang,
+                planName(facts, lang),
+                price,
+                facts.end_date,
+                cardName,
+                profile,
+              )
+            : billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
       },
       log,
     );
@@ -70,7 +91,13 @@ export async function remindRenewal(
         userId: facts.owner_id,
         link,
         text: (lang) =>
-          billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
+          (trial ? billingMessages.trialEndsLink : billingMessages.reminderLink)(
+            lang,
+            planName(facts, lang),
+            price,
+            facts.end_date,
+            link,
+          ),
       },
       log,
     );

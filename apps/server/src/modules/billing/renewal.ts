@@ -1,6 +1,6 @@
 import type { ErrorLog } from '../../lib/logging.js';
 import { subscriberName, writePaymentLog } from '../providers/payment-log.js';
-import { chargeRenewal, type RenewalStepLog } from './renewal-charge.js';
+import { chargeRenewal, type RenewalStepLine, type RenewalStepLog } from './renewal-charge.js';
 import { claimStepWithFacts, type RenewalDeps, type RenewalOutcome, settleStep } from './renewal-claim.js';
 import { renewalInvoice } from './renewal-invoice.js';
 import { lapse } from './renewal-lapse.js';
@@ -50,8 +50,13 @@ export async function runRenewalStep(
     packageName: facts.name_en,
     purchasePrice: invoice.amount,
   };
-  const logStep: RenewalStepLog = (entry) =>
-    writePaymentLog(deps, { ...party, currentProcess: 'renewal', ...entry });
+  const line: RenewalStepLog['line'] = (entry) => ({ ...party, currentProcess: 'renewal', ...entry });
+  const logStep: RenewalStepLog = Object.assign(
+    (entry: RenewalStepLine) => writePaymentLog(deps, line(entry)),
+    {
+      line,
+    },
+  );
 
   if (invoice.status === 'paid') {
     // Paid by its link or "pay now" already: activation moved the period on.

@@ -44,6 +44,7 @@ export function planRow(plan: CatalogPlan, index: number): PlanRow {
     sort_order: index + 1,
     badge_en: plan.badge?.en ?? null,
     badge_mn: plan.badge?.mn ?? null,
+    trial_days: plan.trialDays,
   };
 }
 
@@ -64,6 +65,7 @@ const FIELD_OF: Partial<Record<keyof Package, string>> = {
   sort_order: 'order',
   badge_en: 'badge',
   badge_mn: 'badge',
+  trial_days: 'trialDays',
 };
 
 export interface CatalogImportReport {

@@ -1,5 +1,6 @@
 import { contentImportSchema } from '@tunes/shared/content';
 import { merchantCodeSchema } from '@tunes/shared/premium';
+import { TRIAL_DAYS_MAX } from '@tunes/shared/trials';
 import { type core, z } from 'zod';
 
 /**
@@ -9,6 +10,7 @@ import { type core, z } from 'zod';
  */
 
 const MAX_AMOUNT = 1_000_000_000;
+const TRIAL_DAYS_MESSAGE = `must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}`;
 
 /** "is required" for a missing field, `message` for a wrong one. */
 const says = (message: string) => ({
@@ -62,6 +64,13 @@ export const catalogPlanSchema = z
         .max(10, 'must be at most 10'),
       /** A short label on the plan's card (Most popular), in both languages. */
       badge: bothLanguages(40).optional(),
+      /** A first-time trial's free days, once per person (docs/decisions/0045-trials.md); 0: none. */
+      trialDays: z
+        .number(says(TRIAL_DAYS_MESSAGE))
+        .int(TRIAL_DAYS_MESSAGE)
+        .min(0, TRIAL_DAYS_MESSAGE)
+        .max(TRIAL_DAYS_MAX, TRIAL_DAYS_MESSAGE)
+        .default(0),
       /** false: no new sales (retired); subscribers keep it and renew. */
       onSale: z.boolean(says('must be true or false')).default(true),
     },

@@ -4,13 +4,14 @@ import {
   planCreateSchema,
   planOrderSchema,
   planPriceSchema,
+  planTrialRequestSchema,
 } from '@tunes/shared/catalog';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { operatorOf, requireRole } from '../console/guard.js';
 import { empty, errors, SECURED, TAGS } from '../console/routes/schemas.js';
-import { changePrice, createPlan, reorderPlans, setBadge, setOnSale } from './plans-admin.js';
+import { changePrice, createPlan, reorderPlans, setBadge, setOnSale, setTrialDays } from './plans-admin.js';
 import { listConsolePlans } from './plans-list.js';
 
 const code = z.object({ code: planCodeSchema });
@@ -78,6 +79,21 @@ export default async function consolePlanRoutes(app: FastifyInstance) {
     },
     async (request) => {
       await setBadge(deps, operatorOf(request).operator.id, request.params.code, request.body.badge);
+      return plans();
+    },
+  );
+  api.put(
+    '/plans/:code/trial',
+    {
+      onRequest: admin,
+      schema: {
+        ...route('Set a plan’s free days for a first-time trial (0: none)'),
+        params: code,
+        body: planTrialRequestSchema,
+      },
+    },
+    async (request) => {
+      await setTrialDays(deps, operatorOf(request).operator.id, request.params.code, request.body.trialDays);
       return plans();
     },
   );

@@ -51,6 +51,7 @@ const auditView = (plan: Package) => ({
   onSale: plan.is_active,
   order: plan.sort_order,
   badge: plan.badge_en ? { en: plan.badge_en, mn: plan.badge_mn } : null,
+  trialDays: plan.trial_days,
 });
 
 /** A new plan on sale, last in the order. A code is a plan's for life: one in use is refused (409). */
@@ -91,6 +92,7 @@ export async function createPlan(deps: PlanDeps, operatorId: string, input: Plan
         max_shared_users: input.seats - 1,
         is_active: true,
         sort_order: Number(last?.last ?? 0) + 1,
+        trial_days: input.trialDays,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -199,6 +201,25 @@ export async function setBadge(
       targetId: code,
       before: auditView(before).badge,
       after: auditView(after).badge,
+    });
+  });
+}
+
+/** A plan's free days for a first-time trial (0: none); trials already begun keep theirs. */
+export async function setTrialDays(deps: PlanDeps, operatorId: string, code: string, trialDays: number) {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await lockMerchant(trx);
+    const before = await planByCode(trx, code);
+    if (before.trial_days === trialDays) return;
+    await trx.updateTable('packages').set({ trial_days: trialDays }).where('id', '=', before.id).execute();
+    await audit(trx, now, {
+      operatorId,
+      action: 'plan.trial',
+      targetType: 'plan',
+      targetId: code,
+      before: { trialDays: before.trial_days },
+      after: { trialDays },
     });
   });
 }

@@ -59,6 +59,7 @@ export async function listConsolePlans(deps: Pick<Deps, 'db' | 'clock'>): Promis
       onSale: row.is_active,
       listed,
       badge: row.badge_en && row.badge_mn ? { en: row.badge_en, mn: row.badge_mn } : null,
+      trialDays: row.trial_days,
       order: row.sort_order,
       subscribers: Number(row.subscribers ?? 0),
       pendingPrice: change

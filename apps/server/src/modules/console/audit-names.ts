@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import '../premium/tables.js';
+import '../offers/tables.js';
 import './tables.js';
 
 /**
@@ -105,6 +106,12 @@ export async function withTargetNames<E extends Entry>(
   for (const row of batchRows)
     names.set(key('voucher_batch', row.id), row.note ? `${row.name_en} · ${row.note}` : row.name_en);
   for (const row of planRows) names.set(key('plan', row.merchant_code), row.name_en);
+  // An offer by its code (modules/offers).
+  const offers = ids(entries, 'offer');
+  if (offers.length) {
+    const rows = await db.selectFrom('offers').select(['id', 'code']).where('id', 'in', offers).execute();
+    for (const row of rows) names.set(key('offer', row.id), row.code);
+  }
   return entries.map((entry) => ({
     ...entry,
     targetName: entry.targetId ? (names.get(key(entry.targetType, entry.targetId)) ?? null) : null,

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { SERVICE_TIME_ZONE, serviceDay, serviceDayStart } from '../../lib/service-day.js';
+import { revenueByPlanAndOffer } from '../offers/revenue.js';
+import { trialCounts } from '../trials/state.js';
 import './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -102,5 +104,9 @@ export async function dashboard(deps: Pick<Deps, 'db' | 'clock'>, days: number) 
       currency: row.currency,
       amount: Number(row.amount),
     })),
+    // Captured less refunded in the period, by plan and by offer (offers/revenue.ts).
+    ...(await revenueByPlanAndOffer(db, from, until)),
+    // First-time trials begun, converted (first renewal paid) and cancelled in the period.
+    trials: await trialCounts(db, from, until),
   };
 }

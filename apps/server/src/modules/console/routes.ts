@@ -7,6 +7,7 @@ import consoleAuditRoutes from './routes/audit.js';
 import consoleContentRoutes from './routes/content.js';
 import consoleDashboardRoutes from './routes/dashboard.js';
 import consoleFeedbackRoutes from './routes/feedback.js';
+import consoleOfferRoutes from './routes/offers.js';
 import consoleOperatorRoutes from './routes/operators.js';
 import consoleReceiptRoutes from './routes/receipts.js';
 import consoleRefundRoutes from './routes/refunds.js';
@@ -37,6 +38,7 @@ export default async function consoleRoutes(app: FastifyInstance, options: Conso
   await app.register(consoleReceiptRoutes);
   await app.register(consoleFeedbackRoutes);
   await app.register(consoleVoucherRoutes);
+  await app.register(consoleOfferRoutes);
   await app.register(consoleRefundRoutes);
   await app.register(consoleOperatorRoutes);
   await app.register(consoleDashboardRoutes);

@@ -66,6 +66,7 @@ export async function issue(
     .innerJoin('users as u', 'u.id', 'i.user_id')
     .select([
       'i.amount',
+      'i.discount',
       'i.method',
       'i.user_id',
       'p.name_mn',
@@ -88,6 +89,8 @@ export async function issue(
   try {
     const exchange = await deps.ebarimt.issueReceipt({
       totalAmount: invoice.amount,
+      // An offer's discount (modules/offers): the item at its list price, its total what was paid.
+      listPrice: invoice.amount + invoice.discount,
       customerTin: kind === 'company' ? claimed.company_tin : null,
       itemName: `Tunes ${invoice.name_mn}`,
       // QPay and cards are both non-cash payments to PosAPI.

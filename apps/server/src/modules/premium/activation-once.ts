@@ -1,23 +1,42 @@
+import type { PaymentMethod } from '@tunes/shared/billing';
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
 import { receiptRequestOfPaid } from '../ebarimt/receipt-requests.js';
+import { offerPeriodPaid } from '../offers/redemption.js';
 import { addMonths } from './period.js';
 import './tables.js';
 
+/** What the capture that pays an invoice writes on it: its method and card (null: as it was). */
+export type PaidWith = {
+  method: PaymentMethod | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+};
+
+const ASIS: PaidWith = { method: null, cardBrand: null, cardLast4: null };
+
 /**
  * Marks an invoice paid, once: answers its facts only to the call that changed it. The same
- * statement asks for its e-barimt (`receiptRequestOfPaid`): every paid invoice gets one, and
- * the job queue issues it.
+ * statement writes the method and card that paid it (a renewal link paid by QPay: the receipt
+ * names the method), asks for its e-barimt (`receiptRequestOfPaid`: every paid invoice gets one,
+ * and the job queue issues it), and reads what a purchase's period is made of (the plan's
+ * months, the end of the access the buyer has): one round trip where there were four.
  */
-const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now: Date }) =>
+const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now: Date } & PaidWith) =>
   db
     .with('paid', (cte) =>
       cte
         .updateTable('payment_invoices')
-        .set({ status: 'paid', settled_at: args.now })
+        .set({
+          status: 'paid',
+          settled_at: args.now,
+          method: sql<PaymentMethod>`coalesce(${args.method}, method)`,
+          card_brand: sql<string | null>`coalesce(${args.cardBrand}, card_brand)`,
+          card_last4: sql<string | null>`coalesce(${args.cardLast4}, card_last4)`,
+        })
         .where('invoice_id', '=', args.invoiceId)
         .where('status', '=', 'created')
         .returning([
@@ -32,12 +51,28 @@ const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now:
           'ebarimt_registry',
           'ebarimt_tin',
           'ebarimt_company',
+          'offer_redemption_id',
         ]),
     )
     .with('receipt', (cte) => receiptRequestOfPaid(cte, args.now))
     .selectFrom('paid')
-    .selectAll(),
+    .leftJoin('packages as p', 'p.id', 'paid.package_id')
+    .selectAll('paid')
+    .select('p.duration_months')
+    .select(
+      // A second paid invoice (two tabs) extends access instead of overlapping the first period.
+      sql<Date | null>`case when paid.kind = 'purchase' then (
+        select max(s.end_date) from subscriptions s where s.owner_id = paid.user_id and s.end_date > ${args.now}
+      ) end`.as('current_end'),
+    ),
 );
+type MarkedPaid = Awaited<ReturnType<typeof markPaid>>[number];
+
+/** The subscription a paid invoice applied to, and the end of its period as the profile shows it. */
+export interface PaidPeriod {
+  subscriptionId: string;
+  until: Date;
+}
 
 /**
  * Exactly-once activation (product.md §10): any number of returns, callbacks, checks and charge
@@ -54,7 +89,8 @@ export async function activateInvoice(
   invoiceId: string,
 ): Promise<string | null> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute((trx) => applyPaidInvoice(trx, invoiceId, now));
+  const period = await deps.db.transaction().execute((trx) => applyPaidInvoice(trx, invoiceId, now));
+  return period?.subscriptionId ?? null;
 }
 
 /**
@@ -66,11 +102,31 @@ export async function applyPaidInvoice(
   trx: Kysely<Database>,
   invoiceId: string,
   now: Date,
-): Promise<string | null> {
-  const [invoice] = await markPaid(trx, { invoiceId, now });
+  paidWith: PaidWith = ASIS,
+): Promise<PaidPeriod | null> {
+  const [invoice] = await markPaid(trx, { invoiceId, now, ...paidWith });
   if (!invoice) return null;
   payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
+  const period = await applyInvoice(trx, invoiceId, invoice, now);
+  // Priced with an offer: the redemption is the subscription's, and a period of it is used.
+  if (invoice.offer_redemption_id && period) {
+    await offerPeriodPaid(trx, {
+      redemptionId: invoice.offer_redemption_id,
+      subscriptionId: period.subscriptionId,
+      kind: invoice.kind,
+      now,
+    });
+  }
+  return period;
+}
 
+/** What a paid invoice of each kind does to its subscription; answers the subscription's period. */
+async function applyInvoice(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  invoice: MarkedPaid,
+  now: Date,
+): Promise<PaidPeriod | null> {
   if (invoice.kind === 'renewal' && invoice.subscription_id && invoice.period_start && invoice.period_end) {
     const renewed = await renewSubscription(trx, {
       subscriptionId: invoice.subscription_id,
@@ -80,7 +136,7 @@ export async function applyPaidInvoice(
       now,
     });
     // A renewal paid after its period was replaced (a late link) buys a period of its own.
-    if (renewed) return renewed;
+    if (renewed) return { subscriptionId: renewed, until: invoice.period_end };
   }
   if (invoice.kind === 'change' && invoice.subscription_id && invoice.period_end) {
     // A change belongs to its period: it applies only while that period is the current one
@@ -92,58 +148,40 @@ export async function applyPaidInvoice(
       .where('end_date', '=', invoice.period_end)
       .returning('id')
       .executeTakeFirst();
-    if (changed) return changed.id;
+    if (changed) return { subscriptionId: changed.id, until: invoice.period_end };
     throw new Error(`plan change ${invoiceId} applied outside its period`);
   }
-  return startPeriod(trx, invoiceId, invoice.user_id, invoice.package_id, now);
+  return startPeriod(trx, invoiceId, invoice, now);
 }
 
-/** A purchase: a new period from now, or from the end of the access the buyer already has. */
+/**
+ * A purchase: a new period from now, or from the end of the access the buyer already has (read
+ * by `markPaid`). The period and the invoice's link to it are one statement.
+ */
 async function startPeriod(
   trx: Kysely<Database>,
   invoiceId: string,
-  userId: string,
-  packageId: number,
+  invoice: Pick<MarkedPaid, 'user_id' | 'package_id' | 'duration_months' | 'current_end'>,
   now: Date,
-): Promise<string | null> {
-  const plan = await trx
-    .selectFrom('packages')
-    .select('duration_months')
-    .where('id', '=', packageId)
-    .executeTakeFirstOrThrow();
-  // A second paid invoice (two tabs) extends access instead of overlapping the first period.
-  const current = await trx
-    .selectFrom('subscriptions')
-    .select((eb) => eb.fn.max('end_date').as('end_date'))
-    .where('owner_id', '=', userId)
-    .where('end_date', '>', now)
-    .executeTakeFirst();
-  const currentEnd = current?.end_date ? new Date(current.end_date) : null;
+): Promise<PaidPeriod | null> {
+  if (invoice.duration_months === null) throw new Error(`invoice ${invoiceId} has no plan`);
+  const currentEnd = invoice.current_end ? new Date(invoice.current_end) : null;
   const start = currentEnd && currentEnd > now ? currentEnd : now;
-  const end = addMonths(start, plan.duration_months);
-
-  const subscription = await trx
-    .insertInto('subscriptions')
-    .values({
-      owner_id: userId,
-      package_id: packageId,
-      start_date: start,
-      end_date: end,
-      is_auto_renew: true,
-      source_type: 'Web',
-      invoice_id: invoiceId,
-      next_billing_at: end,
-    })
-    .onConflict((oc) => oc.column('invoice_id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!subscription) return null;
-  await trx
-    .updateTable('payment_invoices')
-    .set({ subscription_id: subscription.id })
-    .where('invoice_id', '=', invoiceId)
-    .execute();
-  return subscription.id;
+  const end = addMonths(start, invoice.duration_months);
+  const { rows } = await sql<{ id: string }>`
+    with started as (
+      insert into subscriptions
+        (owner_id, package_id, start_date, end_date, is_auto_renew, source_type, invoice_id, next_billing_at)
+      values (${invoice.user_id}, ${invoice.package_id}, ${start}, ${end}, true, 'Web', ${invoiceId}, ${end})
+      on conflict (invoice_id) do nothing
+      returning id
+    ), linked as (
+      update payment_invoices set subscription_id = (select id from started)
+      where invoice_id = ${invoiceId} and exists (select 1 from started)
+    )
+    select id from started`.execute(trx);
+  const started = rows[0];
+  return started ? { subscriptionId: started.id, until: end } : null;
 }
 
 /**

@@ -1,13 +1,20 @@
 import type { PaymentMethod } from '@tunes/shared/billing';
+import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import type { ProviderCard } from '../providers/card-gateway.js';
 import { GatewayError } from '../providers/exchange.js';
-import { type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
+import {
+  type PaymentLogEntry,
+  type PaymentStep,
+  subscriberName,
+  writePaymentLog,
+  writePaymentLogs,
+} from '../providers/payment-log.js';
 import { applyPaidInvoice } from './activation-once.js';
-import { findInvoiceParty } from './invoice-party.js';
+import { findInvoiceParty, type InvoiceParty } from './invoice-party.js';
 import { recordVoid } from './ledger.js';
-import { markCardVoided, openAttempts } from './open-attempts.js';
+import { markCardVoided, type OpenAttempts, openAttempts } from './open-attempts.js';
 import { tellPaid } from './payment-notices.js';
 import { cancelQpayInvoice, checkQpayPayment } from './qpay-payments.js';
 import { keepCard } from './saved-cards.js';
@@ -49,6 +56,8 @@ export type CaptureOutcome =
  * deletion, an expiry or another capture of the same invoice is either wholly before or wholly
  * after): the first capture of an open invoice of its price applies it (activation-once.ts);
  * anything else is surplus and is refunded right after. Then the invoice's other attempts close.
+ * `first`: the caller's log lines about this capture (the provider's answer), written in the
+ * same statement as the capture's own line.
  */
 export async function takeCapture(
   deps: CaptureDeps,
@@ -56,14 +65,94 @@ export async function takeCapture(
   capture: Capture,
   step: PaymentStep,
   log?: ErrorLog,
+  first: readonly PaymentLogEntry[] = [],
 ): Promise<CaptureOutcome> {
+  const decided = await decideCapture(deps, invoiceId, capture).catch(async (error: unknown) => {
+    await writePaymentLogs(deps, first);
+    throw error;
+  });
+  if (!decided) throw new Error(`no invoice ${invoiceId} for a capture`);
+  if (decided.outcome === 'known') {
+    await writePaymentLogs(deps, first);
+    return decided;
+  }
+
+  const { party } = decided;
+  const line = (entry: Pick<PaymentLogEntry, 'currentProcess' | 'type' | 'message'>): PaymentLogEntry => ({
+    ...party,
+    orderNumber: invoiceId,
+    ...entry,
+  });
+  if (decided.outcome === 'applied') {
+    const { period } = decided;
+    await writePaymentLogs(deps, [
+      ...first,
+      ...(period
+        ? [
+            line({
+              currentProcess: 'activation',
+              type: 'info',
+              message: `subscription ${period.subscriptionId} activated`,
+            }),
+          ]
+        : []),
+    ]);
+    // What was open at the lock, less this capture: an attempt opened after it is closed by the
+    // periodic check (`invoicesWithOpenAttempts`), as one opened after any read would be.
+    await closeAttempts(deps, invoiceId, step, log, { open: decided.open, party });
+    // Every applied capture tells its payer once, with the receipt's link (payment-notices.ts).
+    const subscriptionId = period?.subscriptionId ?? null;
+    await tellPaid(deps, invoiceId, subscriptionId, log, decided.paid(period?.until ?? null));
+    return { outcome: 'applied', subscriptionId };
+  }
+  await writePaymentLogs(deps, [
+    ...first,
+    line({
+      currentProcess: step,
+      type: 'warning',
+      message: `${capture.method} capture ${capture.reference} of ${capture.amount} ${capture.currency} not applied (${decided.reason}); refunding`,
+    }),
+  ]);
+  await refundSurplus(deps, { id: decided.ledgerId, invoiceId, userId: decided.userId, ...capture }, log);
+  await closeAttempts(deps, invoiceId, step, log);
+  return { outcome: 'surplus', reason: decided.reason };
+}
+
+/** The capture's transaction: recorded once in the ledger, and applied or found surplus. */
+async function decideCapture(deps: CaptureDeps, invoiceId: string, capture: Capture) {
   const now = deps.clock.now();
-  const decided = await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     // The invoice, locked (a concurrent capture, expiry or deletion is wholly before or after
-    // this), with its owner's state.
+    // this), with its owner's state, what its log lines and message name, and its attempts.
+    const captured = (method: 'card' | 'qpay', reference?: string) =>
+      sql<boolean>`exists (select 1 from payment_ledger l where l.invoice_id = i.invoice_id
+        and l.entry = 'capture' and l.method = ${method}
+        ${reference ? sql`and l.reference = ${reference}` : sql``})`;
     const invoice = await trx
       .selectFrom('payment_invoices as i')
       .leftJoin('users as u', 'u.id', 'i.user_id')
+      .leftJoin('packages as p', 'p.id', 'i.package_id')
+      .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
+      .select([
+        'u.first_name',
+        'u.last_name',
+        'u.username',
+        'p.name_en',
+        'p.name_mn',
+        'i.provider_token',
+        'i.card_voided_at',
+        'q.qpay_invoice_id',
+        'q.cancelled_at as qpay_cancelled_at',
+        captured('card', 'session').as('card_captured'),
+        captured('qpay').as('qpay_captured'),
+        // Whether the payer bought before, for a purchase's message (welcome or not).
+        sql<boolean>`i.kind = 'purchase' and exists (
+          select 1 from payment_invoices earlier
+          where earlier.user_id = i.user_id and earlier.kind = 'purchase'
+            and earlier.status in ('paid', 'refunded', 'partly_refunded')
+            and earlier.invoice_id <> i.invoice_id and earlier.settled_at < ${now}
+        )`.as('bought_before'),
+      ])
       .select([
         'i.status',
         'i.amount',
@@ -80,6 +169,20 @@ export async function takeCapture(
       .forUpdate('i')
       .executeTakeFirst();
     if (!invoice) return null;
+    const party: InvoiceParty | null =
+      invoice.username !== null && invoice.name_en !== null
+        ? {
+            orderNumber: invoiceId,
+            userId: invoice.user_id,
+            subscriberName: subscriberName({
+              first_name: invoice.first_name ?? '',
+              last_name: invoice.last_name ?? '',
+              username: invoice.username,
+            }),
+            packageName: invoice.name_en,
+            purchasePrice: invoice.amount,
+          }
+        : null;
 
     let reason: string | null = null;
     if (invoice.status !== 'created') reason = `the invoice is already ${invoice.status}`;
@@ -121,53 +224,45 @@ export async function takeCapture(
       .returning('id')
       .executeTakeFirst();
     if (!row) return { outcome: 'known' as const };
-    if (reason) return { outcome: 'surplus' as const, reason, ledgerId: row.id, userId: invoice.user_id };
+    if (reason)
+      return { outcome: 'surplus' as const, reason, ledgerId: row.id, userId: invoice.user_id, party };
 
     const { card } = capture;
-    if (capture.method !== invoice.method || card) {
-      // A renewal link paid with QPay (or a QPay page paid by card): the receipt names the method.
-      await trx
-        .updateTable('payment_invoices')
-        .set({
-          method: capture.method,
-          ...(card ? { card_brand: card.brand, card_last4: card.last4 } : {}),
-        })
-        .where('invoice_id', '=', invoiceId)
-        .execute();
-    }
     if (card && invoice.save_card) await keepCard({ db: trx, clock: deps.clock }, invoice.user_id, card);
-    const subscriptionId = await applyPaidInvoice(trx, invoiceId, now);
-    return { outcome: 'applied' as const, subscriptionId };
+    // A renewal link paid with QPay (or a QPay page paid by card): the receipt names the method.
+    const period = await applyPaidInvoice(trx, invoiceId, now, {
+      method: capture.method,
+      cardBrand: card?.brand ?? null,
+      cardLast4: card?.last4 ?? null,
+    });
+    const open: OpenAttempts = {
+      currency: invoice.currency,
+      card:
+        invoice.provider_token !== null &&
+        invoice.card_voided_at === null &&
+        !invoice.card_captured &&
+        !(capture.method === 'card' && capture.reference === 'session'),
+      qpay:
+        invoice.qpay_invoice_id !== null &&
+        invoice.qpay_cancelled_at === null &&
+        !invoice.qpay_captured &&
+        capture.method !== 'qpay'
+          ? invoice.qpay_invoice_id
+          : null,
+    };
+    const paid = (until: Date | null) => ({
+      invoice_id: invoiceId,
+      user_id: invoice.user_id,
+      kind: invoice.kind,
+      amount: invoice.amount,
+      currency: invoice.currency,
+      until: until ?? invoice.period_end,
+      name_en: invoice.name_en ?? '',
+      name_mn: invoice.name_mn ?? '',
+      bought_before: invoice.bought_before,
+    });
+    return { outcome: 'applied' as const, period, open, party, paid };
   });
-  if (!decided) throw new Error(`no invoice ${invoiceId} for a capture`);
-  if (decided.outcome === 'known') return decided;
-
-  const party = await findInvoiceParty(deps, invoiceId);
-  if (decided.outcome === 'applied') {
-    if (decided.subscriptionId) {
-      await writePaymentLog(deps, {
-        ...party,
-        orderNumber: invoiceId,
-        currentProcess: 'activation',
-        type: 'info',
-        message: `subscription ${decided.subscriptionId} activated`,
-      });
-    }
-    await closeAttempts(deps, invoiceId, step, log);
-    // Every applied capture tells its payer once, with the receipt's link (payment-notices.ts).
-    await tellPaid(deps, invoiceId, decided.subscriptionId, log);
-    return { outcome: 'applied', subscriptionId: decided.subscriptionId };
-  }
-  await writePaymentLog(deps, {
-    ...party,
-    orderNumber: invoiceId,
-    currentProcess: step,
-    type: 'warning',
-    message: `${capture.method} capture ${capture.reference} of ${capture.amount} ${capture.currency} not applied (${decided.reason}); refunding`,
-  });
-  await refundSurplus(deps, { id: decided.ledgerId, invoiceId, userId: decided.userId, ...capture }, log);
-  await closeAttempts(deps, invoiceId, step, log);
-  return { outcome: 'surplus', reason: decided.reason };
 }
 
 /**
@@ -181,12 +276,14 @@ export async function closeAttempts(
   invoiceId: string,
   step: PaymentStep,
   log?: ErrorLog,
+  /** What the caller read already: the attempts open, and who the log lines name. */
+  known?: { open: OpenAttempts | null; party: InvoiceParty | null },
 ): Promise<boolean> {
-  const open = await openAttempts(deps.db, invoiceId);
+  const open = known ? known.open : await openAttempts(deps.db, invoiceId);
   // Nothing open (a renewal charged to the saved card, a page that captured): no more to read.
   if (!open || (!open.card && !open.qpay)) return true;
   let closed = true;
-  const party = await findInvoiceParty(deps, invoiceId);
+  const party = known ? known.party : await findInvoiceParty(deps, invoiceId);
   const note = (type: 'info' | 'warning', message: string, error?: GatewayError) =>
     writePaymentLog(deps, {
       ...party,

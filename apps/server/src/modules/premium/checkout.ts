@@ -14,6 +14,8 @@ import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.j
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { findCompany } from '../ebarimt/company-receipt.js';
+import { offerForPurchase, withOffer } from '../offers/purchase.js';
+import { releaseOffer } from '../offers/redemption.js';
 import { GatewayError } from '../providers/exchange.js';
 import { type PaymentLogEntry, subscriberName, writePaymentLog } from '../providers/payment-log.js';
 import { hasActiveSubscription } from '../subscriptions/queries.js';
@@ -55,7 +57,13 @@ export function checkout(
 export async function openPurchaseInvoice(
   deps: CheckoutDeps,
   userId: string,
-  { MerchantCode: merchantCode, saveCard = true, ebarimtRegistry, method = 'card' }: CheckoutRequest,
+  {
+    MerchantCode: merchantCode,
+    saveCard = true,
+    ebarimtRegistry,
+    method = 'card',
+    OfferCode,
+  }: CheckoutRequest,
 ) {
   // A production site that opted out of payments (ALLOW_NO_PAYMENTS) sells nothing.
   if (!deps.config.paymentsEnabled) {
@@ -92,40 +100,52 @@ export async function openPurchaseInvoice(
   if (await hasActiveSubscription(db, userId, now)) {
     throw conflict(ALREADY_SUBSCRIBED_MESSAGE, ALREADY_SUBSCRIBED_CODE);
   }
+  // An offer code (modules/offers): checked before anything is written, its place taken with the invoice.
+  const offer = OfferCode ? await offerForPurchase(db, userId, OfferCode, plan, now) : null;
   const company = ebarimtRegistry
     ? await findCompany(deps, userId, ebarimtRegistry, 'ebarimtRegistry')
     : null;
 
   const invoiceId = newInvoiceId(plan.merchant_code);
-  await db
-    .insertInto('payment_invoices')
-    .values({
-      invoice_id: invoiceId,
-      user_id: userId,
-      package_id: plan.id,
-      amount: plan.cost,
-      currency: plan.currency,
-      created_at: now,
-      kind: 'purchase',
-      method,
-      // A QPay payment keeps no card.
-      save_card: method === 'card' && saveCard,
-      ebarimt_registry: company?.registry ?? null,
-      ebarimt_tin: company?.tin ?? null,
-      ebarimt_company: company?.name ?? null,
-    })
-    .execute();
+  const discount = offer?.discount ?? 0;
+  const amount = plan.cost - discount;
+  const insert = (trx: typeof db, redemptionId: string | null) =>
+    trx
+      .insertInto('payment_invoices')
+      .values({
+        invoice_id: invoiceId,
+        user_id: userId,
+        package_id: plan.id,
+        amount,
+        discount,
+        offer_redemption_id: redemptionId,
+        currency: plan.currency,
+        created_at: now,
+        kind: 'purchase',
+        method,
+        // A QPay payment keeps no card.
+        save_card: method === 'card' && saveCard,
+        ebarimt_registry: company?.registry ?? null,
+        ebarimt_tin: company?.tin ?? null,
+        ebarimt_company: company?.name ?? null,
+      })
+      .execute();
+  if (offer) {
+    await withOffer(db, offer, { userId, invoiceId, now }, async (trx, redemptionId) => {
+      await insert(trx, redemptionId);
+    });
+  } else await insert(db, null);
 
   const party = {
     orderNumber: invoiceId,
     userId,
     subscriberName: subscriberName(user),
     packageName: plan.name_en,
-    purchasePrice: plan.cost,
+    purchasePrice: amount,
   };
   const log = (entry: Omit<Parameters<typeof writePaymentLog>[1], keyof typeof party>) =>
     writePaymentLog(deps, { ...party, ...entry });
-  return { invoiceId, plan, user, saveCard, log };
+  return { invoiceId, plan, amount, user, saveCard, log };
 }
 
 /** A provider that could not start the payment: the invoice fails, the shopper gets a 502. */
@@ -145,6 +165,7 @@ export async function failedStart(
     .set({ status: 'failed', settled_at: deps.clock.now() })
     .where('invoice_id', '=', invoiceId)
     .execute();
+  await releaseOffer(deps.db, invoiceId, deps.clock.now());
   await log({
     currentProcess: 'checkout',
     type: 'error',
@@ -169,13 +190,13 @@ export async function startCheckout(
   userId: string,
   request: CheckoutRequest,
 ): Promise<CheckoutResponse> {
-  const { invoiceId, plan, user, saveCard, log } = await openPurchaseInvoice(deps, userId, {
+  const { invoiceId, plan, amount, user, saveCard, log } = await openPurchaseInvoice(deps, userId, {
     ...request,
     method: 'card',
   });
   try {
     const exchange = await deps.paymentGateway.requestToken({
-      amount: plan.cost,
+      amount,
       description: plan.name_en,
       invoice_id: invoiceId,
       redirect_url: returnUrl(deps.config.PUBLIC_URL, invoiceId),

@@ -67,12 +67,16 @@ export async function checkSoon(
   deps: SettlementDeps & Pick<Deps, 'throttle'>,
   invoiceId: string,
   step: PaymentStep,
+  /** The status the caller read a moment ago (it is read here otherwise). */
+  known?: { status: InvoiceStatus },
 ): Promise<InvoiceStatus | null> {
-  const invoice = await deps.db
-    .selectFrom('payment_invoices')
-    .select('status')
-    .where('invoice_id', '=', invoiceId)
-    .executeTakeFirst();
+  const invoice =
+    known ??
+    (await deps.db
+      .selectFrom('payment_invoices')
+      .select('status')
+      .where('invoice_id', '=', invoiceId)
+      .executeTakeFirst());
   if (!invoice) return null;
   if (invoice.status !== 'created') {
     // A closed invoice is asked about again only while a page of it is still open at a provider
@@ -112,8 +116,8 @@ export async function paymentStatus(
   userId: string,
   invoiceId: string,
 ): Promise<PaymentStatusAnswer> {
-  await ownInvoice(deps, userId, invoiceId);
-  const status = shopperStatus((await checkSoon(deps, invoiceId, 'check')) ?? 'created');
+  const own = await ownInvoice(deps, userId, invoiceId);
+  const status = shopperStatus((await checkSoon(deps, invoiceId, 'check', own)) ?? 'created');
   if (status !== 'pending') return { status };
   const part = await deps.db
     .selectFrom('qpay_invoices as q')
@@ -134,10 +138,11 @@ export async function receiveQpayCallback(
   deps: SettlementDeps & Pick<Deps, 'throttle'>,
   invoiceId: string,
 ): Promise<void> {
-  const hasQpay = await deps.db
-    .selectFrom('qpay_invoices')
-    .select('invoice_id')
-    .where('invoice_id', '=', invoiceId)
+  const invoice = await deps.db
+    .selectFrom('qpay_invoices as q')
+    .innerJoin('payment_invoices as i', 'i.invoice_id', 'q.invoice_id')
+    .select('i.status')
+    .where('q.invoice_id', '=', invoiceId)
     .executeTakeFirst();
-  if (hasQpay) await checkSoon(deps, invoiceId, 'callback');
+  if (invoice) await checkSoon(deps, invoiceId, 'callback', invoice);
 }

@@ -2,8 +2,15 @@ import type { CaptureDeps } from './capture-once.js';
 import { recordVoid } from './ledger.js';
 import './tables.js';
 
+/** An invoice's attempts still open at a provider: the card page (true), the QPay invoice (its id). */
+export interface OpenAttempts {
+  currency: string;
+  card: boolean;
+  qpay: string | null;
+}
+
 /** An invoice's attempts still open at a provider: a card page not voided, a QPay invoice not cancelled. */
-export async function openAttempts(db: CaptureDeps['db'], invoiceId: string) {
+export async function openAttempts(db: CaptureDeps['db'], invoiceId: string): Promise<OpenAttempts | null> {
   const invoice = await db
     .selectFrom('payment_invoices as i')
     .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')

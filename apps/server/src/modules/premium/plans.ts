@@ -30,6 +30,7 @@ export function toPlan(row: Package): Plan {
             { Language: 'mn', Value: row.badge_mn },
           ]
         : null,
+    TrialDays: row.trial_days,
   };
 }
 

@@ -6,9 +6,8 @@ import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { ProviderStatus } from '../providers/card-gateway.js';
 import { type Exchange, GatewayError } from '../providers/exchange.js';
-import { writePaymentLog } from '../providers/payment-log.js';
+import { subscriberName, writePaymentLog } from '../providers/payment-log.js';
 import type { QpayDeeplink, QpayInvoice } from '../providers/qpay-gateway.js';
-import { findInvoiceParty } from './invoice-party.js';
 import './tables.js';
 
 /**
@@ -77,18 +76,30 @@ async function storedSoon(deps: Pick<Deps, 'db'>, invoiceId: string) {
  * GatewayError for the caller to answer.
  */
 export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promise<QpayCheckout> {
+  // The invoice, its QPay invoice if one was stored, and its payer (for the log), in one read.
   const invoice = await deps.db
     .selectFrom('payment_invoices as i')
     .innerJoin('packages as p', 'p.id', 'i.package_id')
-    .select(['i.invoice_id', 'i.amount', 'i.currency', 'i.status', 'p.name_en', 'p.name_mn'])
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
+    .select(['i.invoice_id', 'i.amount', 'i.currency', 'i.status', 'i.user_id', 'p.name_en', 'p.name_mn'])
+    .select(['u.first_name', 'u.last_name', 'u.username'])
+    .select(['q.qpay_invoice_id', 'q.qr_text', 'q.qr_image', 'q.short_url', 'q.deeplinks'])
     .where('i.invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (!invoice) throw notFound('There is no such invoice.');
-  const existing = await storedQpayInvoice(deps, invoiceId);
-  if (existing) return view(invoice, existing);
+  const { qpay_invoice_id, qr_text, qr_image, short_url } = invoice;
+  if (qpay_invoice_id !== null && qr_text !== null && qr_image !== null && short_url !== null) {
+    return view(invoice, { qpay_invoice_id, qr_text, qr_image, short_url, deeplinks: invoice.deeplinks });
+  }
   if (invoice.status !== 'created') throw conflict('This invoice is closed.', API_ERROR_CODES.invoiceClosed);
 
-  const party = await findInvoiceParty(deps, invoiceId);
+  const party = {
+    userId: invoice.user_id,
+    subscriberName: subscriberName(invoice),
+    packageName: invoice.name_en,
+    purchasePrice: invoice.amount,
+  };
   let exchange: Exchange<QpayInvoice>;
   try {
     exchange = await deps.qpay.createInvoice({
@@ -128,11 +139,19 @@ export async function openQpayPayment(deps: QpayDeps, invoiceId: string): Promis
     request: exchange.request,
     response: exchange.response,
   });
-  if (!stored) {
-    await deps.qpay.cancelInvoice(qpayInvoice.invoiceId).catch((error: unknown) => {
-      deps.reportError(error, `cancelling the spare QPay invoice of ${invoiceId} failed`);
+  if (stored) {
+    const { invoiceId: id, qrText, qrImage, shortUrl, deeplinks } = qpayInvoice;
+    return view(invoice, {
+      qpay_invoice_id: id,
+      qr_text: qrText,
+      qr_image: qrImage,
+      short_url: shortUrl,
+      deeplinks,
     });
   }
+  await deps.qpay.cancelInvoice(qpayInvoice.invoiceId).catch((error: unknown) => {
+    deps.reportError(error, `cancelling the spare QPay invoice of ${invoiceId} failed`);
+  });
   const winner = await storedQpayInvoice(deps, invoiceId);
   if (!winner) throw new Error(`the QPay invoice of ${invoiceId} was not stored`);
   return view(invoice, winner);

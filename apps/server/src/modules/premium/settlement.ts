@@ -2,12 +2,18 @@ import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
+import { releaseOffer } from '../offers/redemption.js';
 import type { ProviderStatus } from '../providers/card-gateway.js';
 import { type Exchange, GatewayError } from '../providers/exchange.js';
-import { type PaymentLogEntry, type PaymentStep, writePaymentLog } from '../providers/payment-log.js';
+import {
+  type PaymentLogEntry,
+  type PaymentStep,
+  subscriberName,
+  writePaymentLog,
+  writePaymentLogs,
+} from '../providers/payment-log.js';
 import { type Capture, type CaptureDeps, closeAttempts, takeCapture } from './capture-once.js';
-import { findInvoiceParty } from './invoice-party.js';
-import { checkQpayPayment, qpayInvoiceOf } from './qpay-payments.js';
+import { checkQpayPayment } from './qpay-payments.js';
 import { refundOpenSurplus } from './surplus-refunds.js';
 import './tables.js';
 
@@ -18,7 +24,8 @@ const RENEWAL_PAYABLE_DAYS = (RENEWAL_RETRY_DAYS.at(-1) ?? 0) + 1;
 
 export type SettlementDeps = CaptureDeps;
 
-type StepLog = (entry: Omit<PaymentLogEntry, 'orderNumber' | 'currentProcess'>) => Promise<void>;
+type StepLine = Omit<PaymentLogEntry, 'orderNumber' | 'currentProcess'>;
+type StepLog = (entry: StepLine) => Promise<void>;
 
 /** What the providers an invoice was opened with say of it. */
 interface ProviderAnswers {
@@ -28,6 +35,8 @@ interface ProviderAnswers {
   closed: 'declined' | 'cancelled' | null;
   /** One provider could not be asked: nothing is closed on a partial answer. */
   unanswered: boolean;
+  /** The log lines of the asking, for the caller to write (with what it does next, if it can). */
+  lines: StepLine[];
 }
 
 /**
@@ -37,11 +46,10 @@ interface ProviderAnswers {
 async function askProviders(
   deps: SettlementDeps,
   invoiceId: string,
-  invoice: { provider_token: string | null },
-  log: StepLog,
+  invoice: { provider_token: string | null; qpay_invoice_id: string | null },
 ): Promise<ProviderAnswers> {
-  const qpayInvoice = await qpayInvoiceOf(deps, invoiceId);
-  const answers: ProviderAnswers = { captures: [], closed: null, unanswered: false };
+  const answers: ProviderAnswers = { captures: [], closed: null, unanswered: false, lines: [] };
+  const log = (line: StepLine) => answers.lines.push(line);
   const statuses: ProviderStatus[] = [];
   const ask = async <T extends { status: ProviderStatus }>(
     name: string,
@@ -50,25 +58,26 @@ async function askProviders(
     try {
       const exchange = await check();
       const { request, response } = exchange;
-      await log({ type: 'info', message: `${name} status: ${exchange.result.status}`, request, response });
+      log({ type: 'info', message: `${name} status: ${exchange.result.status}`, request, response });
       statuses.push(exchange.result.status);
       return exchange.result;
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
-      await log({ type: 'error', message: error.message, request: error.request, response: error.response });
+      log({ type: 'error', message: error.message, request: error.request, response: error.response });
       answers.unanswered = true;
       return null;
     }
   };
-  if (!qpayInvoice || invoice.provider_token) {
+  const qpayInvoiceId = invoice.qpay_invoice_id;
+  if (!qpayInvoiceId || invoice.provider_token) {
     const card = await ask('provider', () => deps.paymentGateway.checkPayment(invoiceId));
     if (card?.status === 'paid') {
       const { amount, currency } = card;
       answers.captures.push({ method: 'card', reference: 'session', amount, currency, card: card.card });
     }
   }
-  if (qpayInvoice) {
-    const qpay = await ask('QPay', () => checkQpayPayment(deps, qpayInvoice.qpay_invoice_id));
+  if (qpayInvoiceId) {
+    const qpay = await ask('QPay', () => checkQpayPayment(deps, qpayInvoiceId));
     for (const payment of qpay?.captures ?? []) answers.captures.push({ method: 'qpay', ...payment });
   }
   const first = statuses[0];
@@ -92,10 +101,29 @@ export async function settleInvoice(
   step: PaymentStep,
 ): Promise<InvoiceStatus | null> {
   const { db } = deps;
+  // The invoice, its QPay invoice and who its log lines name, in one read.
   const invoice = await db
-    .selectFrom('payment_invoices')
-    .select(['status', 'created_at', 'kind', 'method', 'period_start', 'period_end', 'provider_token'])
-    .where('invoice_id', '=', invoiceId)
+    .selectFrom('payment_invoices as i')
+    .leftJoin('qpay_invoices as q', 'q.invoice_id', 'i.invoice_id')
+    .leftJoin('users as u', 'u.id', 'i.user_id')
+    .leftJoin('packages as p', 'p.id', 'i.package_id')
+    .select([
+      'i.status',
+      'i.created_at',
+      'i.kind',
+      'i.method',
+      'i.period_start',
+      'i.period_end',
+      'i.provider_token',
+      'i.user_id',
+      'i.amount',
+      'q.qpay_invoice_id',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+      'p.name_en',
+    ])
+    .where('i.invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (!invoice) return null;
   if (invoice.status !== 'created') {
@@ -104,15 +132,40 @@ export async function settleInvoice(
     return invoice.status;
   }
 
-  const party = await findInvoiceParty(deps, invoiceId);
-  const log: StepLog = (entry) =>
-    writePaymentLog(deps, { ...party, orderNumber: invoiceId, currentProcess: step, ...entry });
+  const party =
+    invoice.username !== null && invoice.name_en !== null
+      ? {
+          userId: invoice.user_id,
+          subscriberName: subscriberName({
+            first_name: invoice.first_name ?? '',
+            last_name: invoice.last_name ?? '',
+            username: invoice.username,
+          }),
+          packageName: invoice.name_en,
+          purchasePrice: invoice.amount,
+        }
+      : {};
+  const line = (entry: StepLine): PaymentLogEntry => ({
+    ...party,
+    orderNumber: invoiceId,
+    currentProcess: step,
+    ...entry,
+  });
+  const log: StepLog = (entry) => writePaymentLog(deps, line(entry));
 
-  const answers = await askProviders(deps, invoiceId, invoice, log);
+  const answers = await askProviders(deps, invoiceId, invoice);
   if (answers.captures.length > 0) {
-    for (const capture of answers.captures) await takeCapture(deps, invoiceId, capture, step);
-    return currentStatus(deps, invoiceId);
+    // The providers' answers are written with the first capture's own line, in one statement.
+    let first = answers.lines.map(line);
+    let applied = false;
+    for (const capture of answers.captures) {
+      const taken = await takeCapture(deps, invoiceId, capture, step, undefined, first);
+      first = [];
+      applied ||= taken.outcome === 'applied';
+    }
+    return applied ? 'paid' : currentStatus(deps, invoiceId);
   }
+  await writePaymentLogs(deps, answers.lines.map(line));
   if (answers.unanswered) return 'created';
 
   const expired = deps.clock.now().getTime() > invoiceExpiry(invoice).getTime();
@@ -128,6 +181,8 @@ export async function settleInvoice(
     .returning('status')
     .executeTakeFirst();
   if (closed) {
+    // A purchase's offer place, reserved with the invoice, is free again (modules/offers).
+    if (invoice.kind === 'purchase') await releaseOffer(db, invoiceId, deps.clock.now());
     payments.inc({ method: invoice.method, kind: invoice.kind, outcome: status });
     await log(
       status === 'expired'

@@ -35,6 +35,9 @@ export interface PaymentInvoicesTable {
   ebarimt_company: string | null;
   /** When the card page's session was closed at the gateway, so nobody can pay it afterwards. */
   card_voided_at: NullableTimestamp;
+  /** The offer redemption it is priced with (modules/offers), and what that took off `amount`. */
+  offer_redemption_id: ColumnType<string | null, string | null | undefined, string | null>;
+  discount: ColumnType<number, number | undefined, number>;
 }
 
 /** The QPay invoice opened for one of ours: what the shopper scans or taps, kept for a reload. */

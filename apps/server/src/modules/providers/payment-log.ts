@@ -33,38 +33,64 @@ const erased = (userId: string | null) =>
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
+type LineArgs = {
+  orderNumber: string;
+  userId: string | null;
+  subscriberName: string;
+  packageName: string;
+  purchasePrice: number | null;
+  currentProcess: PaymentStep;
+  type: PaymentLogEntry['type'];
+  message: string;
+  request: string | null;
+  response: string | null;
+};
+
+const lineArgs = (entry: PaymentLogEntry): LineArgs => ({
+  orderNumber: entry.orderNumber,
+  userId: entry.userId ?? null,
+  subscriberName: entry.subscriberName ?? '',
+  packageName: entry.packageName ?? '',
+  purchasePrice: entry.purchasePrice ?? null,
+  currentProcess: entry.currentProcess,
+  type: entry.type,
+  message: entry.message,
+  request: json(entry.request),
+  response: json(entry.response),
+});
+
+const lineRow = (args: LineArgs) => ({
+  order_number: args.orderNumber,
+  user_id: args.userId,
+  subscriber_name: args.subscriberName,
+  package_name: args.packageName,
+  purchase_price: args.purchasePrice,
+  current_process: args.currentProcess,
+  type: args.type,
+  message: args.message,
+  // A deleted account's lines keep no request or answer (card details among them).
+  request: sql<string | null>`case when ${erased(args.userId)} then null else ${args.request}::jsonb end`,
+  response: sql<string | null>`case when ${erased(args.userId)} then null else ${args.response}::jsonb end`,
+});
+
 /** One log line, its statement built once (every checkout and renewal writes several). */
-const insertLogLine = prepared(
-  (
-    db: Deps['db'],
-    args: {
-      orderNumber: string;
-      userId: string | null;
-      subscriberName: string;
-      packageName: string;
-      purchasePrice: number | null;
-      currentProcess: PaymentStep;
-      type: PaymentLogEntry['type'];
-      message: string;
-      request: string | null;
-      response: string | null;
-    },
-  ) =>
-    db.insertInto('payment_logs').values({
-      order_number: args.orderNumber,
-      user_id: args.userId,
-      subscriber_name: args.subscriberName,
-      package_name: args.packageName,
-      purchase_price: args.purchasePrice,
-      current_process: args.currentProcess,
-      type: args.type,
-      message: args.message,
-      // A deleted account's lines keep no request or answer (card details among them).
-      request: sql<string | null>`case when ${erased(args.userId)} then null else ${args.request}::jsonb end`,
-      response: sql<
-        string | null
-      >`case when ${erased(args.userId)} then null else ${args.response}::jsonb end`,
-    }),
+const insertLogLine = prepared((db: Deps['db'], args: LineArgs) =>
+  db.insertInto('payment_logs').values(lineRow(args)),
+);
+
+type TwoLines = Record<`${keyof LineArgs}${0 | 1}`, unknown>;
+const numbered = (line: LineArgs, n: 0 | 1) =>
+  Object.fromEntries(Object.entries(line).map(([key, value]) => [`${key}${n}`, value]));
+const line = (args: TwoLines, n: 0 | 1) =>
+  Object.fromEntries(
+    Object.keys(args)
+      .filter((key) => key.endsWith(String(n)))
+      .map((key) => [key.slice(0, -1), args[key as keyof TwoLines]]),
+  ) as LineArgs;
+
+/** Two lines in one statement (a provider's answer and what was done with it), built once. */
+const insertTwoLogLines = prepared((db: Deps['db'], args: TwoLines) =>
+  db.insertInto('payment_logs').values([lineRow(line(args, 0)), lineRow(line(args, 1))]),
 );
 
 /**
@@ -75,19 +101,28 @@ export async function writePaymentLog(
   deps: Pick<Deps, 'db' | 'reportError'>,
   entry: PaymentLogEntry,
 ): Promise<void> {
+  await writePaymentLogs(deps, [entry]);
+}
+
+/**
+ * Writes several lines in one statement, in their order (ids rise with it): one round trip where
+ * a step logs a provider's answer and what it did with it. Failures are reported, as above.
+ */
+export async function writePaymentLogs(
+  deps: Pick<Deps, 'db' | 'reportError'>,
+  entries: readonly PaymentLogEntry[],
+): Promise<void> {
   try {
-    await insertLogLine(deps.db, {
-      orderNumber: entry.orderNumber,
-      userId: entry.userId ?? null,
-      subscriberName: entry.subscriberName ?? '',
-      packageName: entry.packageName ?? '',
-      purchasePrice: entry.purchasePrice ?? null,
-      currentProcess: entry.currentProcess,
-      type: entry.type,
-      message: entry.message,
-      request: json(entry.request),
-      response: json(entry.response),
-    });
+    const [first, second, ...rest] = entries.map(lineArgs);
+    if (!first) return;
+    if (!second) await insertLogLine(deps.db, first);
+    else if (rest.length === 0)
+      await insertTwoLogLines(deps.db, { ...numbered(first, 0), ...numbered(second, 1) } as TwoLines);
+    else
+      await deps.db
+        .insertInto('payment_logs')
+        .values([first, second, ...rest].map(lineRow))
+        .execute();
   } catch (error) {
     deps.reportError(error, 'payment log write failed');
   }

@@ -8,6 +8,12 @@ import type { JsonAnswer, JsonCall, JsonRequest } from './transport.js';
 export interface ReceiptRequest {
   /** Total paid, VAT (10 %) included. */
   totalAmount: number;
+  /**
+   * The item's price before a discount (an offer), when there was one. PosAPI 3.0 has no discount
+   * field (its items carry `unitPrice`, `totalAmount` and `totalBonus`, a bonus not a discount):
+   * the receipt shows the discount as a unit price above the item's total (decision 0044).
+   */
+  listPrice?: number;
   /** The company's taxpayer number for a B2B receipt; none for a citizen. */
   customerTin: string | null;
   itemName: string;
@@ -125,7 +131,7 @@ export function httpEbarimtGateway(options: EbarimtOptions): EbarimtGateway {
                 classificationCode: options.classificationCode,
                 measureUnit: 'ш',
                 qty: 1,
-                unitPrice: receipt.totalAmount,
+                unitPrice: Math.max(receipt.listPrice ?? 0, receipt.totalAmount),
                 totalAmount: receipt.totalAmount,
                 totalVAT: vat,
                 totalCityTax: 0,

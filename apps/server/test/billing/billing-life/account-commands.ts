@@ -10,7 +10,7 @@ import { expectNo5xx, headersOf, keepPage, type Model, operatorCall, userAt, typ
  */
 
 /** The `pick`th of the listener's periods, newest first. */
-async function periodOf(world: World, user: number, pick: number) {
+export async function periodOf(world: World, user: number, pick: number) {
   const periods = await world.t.db
     .selectFrom('subscriptions')
     .select('id')

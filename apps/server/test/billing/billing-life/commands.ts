@@ -10,6 +10,13 @@ import {
   SetAutoRenew,
 } from './account-commands.js';
 import {
+  ChooseRenewalMethod,
+  PausePremium,
+  PayLinkInvoice,
+  ReplaceCard,
+  ResumePremium,
+} from './feature-commands.js';
+import {
   AnswerAtBank,
   type CardChoice,
   CheckoutByCard,
@@ -52,6 +59,21 @@ const deleteAccount = user.map((u) => new DeleteAccount(u));
 const refund = fc
   .tuple(pick, fc.constantFrom(0, 0, 0.25, 0.5, 0.99), fc.constantFrom(false, false, false, true))
   .map(([i, part, any]) => new RefundInConsole(i, part, any));
+/** The newest period mostly: the one a listener pauses or resumes from their profile. */
+const newest = fc.constantFrom(0, 0, 0, 1);
+const pause = fc
+  .tuple(user, newest, fc.constantFrom<1 | 2 | 3>(1, 2, 3))
+  .map(([u, i, months]) => new PausePremium(u, i, months));
+const resume = fc.tuple(user, newest).map(([u, i]) => new ResumePremium(u, i));
+const chooseMethod = fc
+  .tuple(user, fc.constantFrom<'card' | 'qpay'>('card', 'card', 'qpay'))
+  .map(([u, method]) => new ChooseRenewalMethod(u, method));
+const replaceCard = fc
+  .tuple(user, fc.constantFrom<CardChoice>('paid', 'paid', 'declined', 'fails-later'), fc.boolean())
+  .map(([u, card, back]) => new ReplaceCard(u, card, back));
+const payLinkInvoice = fc
+  .tuple(user, pick, fc.constantFrom<'card' | 'qpay'>('card', 'qpay'))
+  .map(([u, i, method]) => new PayLinkInvoice(u, i, method));
 const advanceClock = seconds.map((s) => new AdvanceClock(s));
 const runDueJobs = fc.constant(null).map(() => new RunDueJobs());
 
@@ -70,6 +92,11 @@ const racingStep: fc.Arbitrary<Step> = fc.oneof(
   weighted(1, setAutoRenew),
   weighted(1, removeCard),
   weighted(1, deleteAccount),
+  weighted(1, pause),
+  weighted(1, resume),
+  weighted(1, chooseMethod),
+  weighted(1, replaceCard),
+  weighted(1, payLinkInvoice),
 );
 /** A double click (the same step twice), or two tabs, a callback and a job at once. */
 const atOnce = fc.oneof(
@@ -89,6 +116,11 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   weighted(1, removeCard),
   weighted(1, deleteAccount),
   weighted(3, refund),
+  weighted(5, pause),
+  weighted(2, resume),
+  weighted(2, chooseMethod),
+  weighted(2, replaceCard),
+  weighted(3, payLinkInvoice),
   weighted(10, advanceClock),
   weighted(8, runDueJobs),
   weighted(5, atOnce),

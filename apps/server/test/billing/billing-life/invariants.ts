@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { observePausesAndMethods, pauseViolations } from './pause-invariants.js';
 import { periodViolations } from './periods.js';
 import { type Books, kept, ledgerCaptures, type Movement, providerCaptures, readBooks } from './snapshot.js';
 import type { World } from './world.js';
@@ -179,8 +180,10 @@ export async function checkInvariants(world: World, options: { settled?: boolean
     ...periodViolations(books),
     ...nothingAfterDeletion(books, agreement.unheard),
     ...receiptsMatch(books, options.settled ?? false),
+    ...pauseViolations(books, world),
   ];
   expect(found, 'billing invariants').toEqual([]);
+  observePausesAndMethods(books, world);
   // Known to the server now: the lag allowance ends.
   for (const invoiceId of world.unheard)
     if (!agreement.unheard.has(invoiceId)) world.unheard.delete(invoiceId);

@@ -1,4 +1,5 @@
 import { addMonths } from '../../../src/modules/premium/period.js';
+import { resumptionsAfter } from './pause-invariants.js';
 import type { Books } from './snapshot.js';
 
 /** An invoice that was paid once, whatever was refunded of it since. */
@@ -16,8 +17,8 @@ const iso = (date: Date | null) => date?.toISOString() ?? 'none';
  * - each paid purchase started exactly one row; each paid renewal either extended its row or
  *   started one of its own, never both, never neither;
  * - a row ends where its first period plus its renewals end, back to back (a renewal's
- *   `period_start` is the end it extended), unless the invoice that paid its latest period was
- *   refunded whole: then it has ended by the refund and renews no more (console/refunds.ts; a
+ *   `period_start` is the end it extended, or the resumption of a pause that began there), unless
+ *   the invoice that paid its latest period was refunded whole: then it has ended by the refund and renews no more (console/refunds.ts; a
  *   refund of an earlier period or of an upgrade's difference leaves the row alone);
  * - a row's plan is that of the last invoice applied to it (a purchase, a renewal, an upgrade),
  *   refunded or not;
@@ -103,15 +104,18 @@ function periodRuns(books: Books, period: Period, startedBy: Map<string, Period[
   }
   const found: string[] = [];
   let end = addMonths(period.start_date, books.durations.get(origin.package_id) ?? 1);
+  // A pause leaves a gap: the period after it starts at its resumption (or an early resume).
+  const startsAfter = (at: Date) => [at.getTime(), ...resumptionsAfter(books, period.id, at)];
   for (const renewal of renewals) {
-    if (renewal.period_start?.getTime() !== end.getTime()) {
+    if (!startsAfter(end).includes(renewal.period_start?.getTime() ?? Number.NaN)) {
       found.push(
         `${name}: renewal ${renewal.invoice_id} starts ${iso(renewal.period_start)}, not at ${iso(end)}`,
       );
     }
     end = renewal.period_end ?? end;
   }
-  if (period.end_date.getTime() !== end.getTime()) {
+  // At a resumption the period's boundary moves there before the charge is made (pause-schedule.ts).
+  if (!startsAfter(end).includes(period.end_date.getTime())) {
     found.push(`${name}: paid to ${iso(end)} (${renewals.length} renewals), ends ${iso(period.end_date)}`);
   }
   // A refund takes back money, not the plan an invoice applied.

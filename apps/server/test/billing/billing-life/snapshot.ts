@@ -53,6 +53,18 @@ export async function readBooks(world: World) {
     .select('user_id')
     .where('user_id', 'in', userIds)
     .execute();
+  // The pauses of the run's plans and how each listener chose to renew (issue 37).
+  const pauses = await db
+    .selectFrom('subscription_pauses as z')
+    .innerJoin('subscriptions as s', 's.id', 'z.subscription_id')
+    .select(['z.subscription_id', 'z.starts_at', 'z.resumes_at', 'z.months', 'z.status', 'z.ended_at'])
+    .where('s.owner_id', 'in', userIds)
+    .execute();
+  const renewalMethods = await db
+    .selectFrom('renewal_methods')
+    .select(['user_id', 'method'])
+    .where('user_id', 'in', userIds)
+    .execute();
   const packages = await db.selectFrom('packages').select(['id', 'duration_months', 'cost']).execute();
   const ids = invoices.map((invoice) => invoice.invoice_id);
   const none = {
@@ -69,6 +81,8 @@ export async function readBooks(world: World) {
     invoices,
     subscriptions,
     savedCards,
+    pauses,
+    renewalMethods,
     durations: new Map(packages.map((row) => [row.id, row.duration_months])),
     prices: new Map(packages.map((row) => [row.id, row.cost])),
   };

@@ -64,6 +64,14 @@ export interface World {
   lastCallbackAt: Map<string, number>;
   /** Two steps are under way at once (`AtOnce`): what the server heard first is a race. */
   racing: boolean;
+  /**
+   * Pauses seen in force after a step (`subscriptionId|startsAt`): the latest business time at
+   * which the plan was paused (the pause begun, its resumption not yet come). No card may be
+   * charged for the plan from the pause's start to then.
+   */
+  pausedUntilSeen: Map<string, number>;
+  /** Listeners seen renewing by QPay link, since when (business ms): their renewals take no card. */
+  byLinkSince: Map<string, number>;
   /** Commands run, across runs (the steps of the long run), and how many of each kind. */
   steps: StepCount;
 }
@@ -140,6 +148,8 @@ export async function newWorld(
       lostCallbacks: new Set(),
       lastCallbackAt: new Map(),
       racing: false,
+      pausedUntilSeen: new Map(),
+      byLinkSince: new Map(),
       steps,
     },
   };

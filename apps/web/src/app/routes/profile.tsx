@@ -1,3 +1,5 @@
+import type { Billing } from '@tunes/shared/billing';
+import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page, PageTitle } from '@/components/page';
@@ -6,7 +8,11 @@ import { BillingSection } from '@/features/billing/components/billing-section';
 import { FamilyPlan } from '@/features/family/components/family-plan';
 import { JoinInvite } from '@/features/family/components/join-invite';
 import { LeavePlan } from '@/features/family/components/leave-plan';
+import { SubscriptionOfferSummary } from '@/features/offers/components/subscription-offer';
+import type { SubscriptionOffer } from '@/features/offers/types';
 import { SubscriptionStatus } from '@/features/premium/components/subscription-status';
+import { TrialReturnNotice, TrialSummary } from '@/features/trials/components/trial-summary';
+import type { SubscriptionTrial } from '@/features/trials/types';
 import { currentSubscription, useProfile } from '@/lib/auth';
 
 /**
@@ -21,6 +27,20 @@ const AccountSettings = lazy(() =>
     default: module.AccountSettings,
   })),
 );
+
+/** The billing answer's free trial and offer (issue 38), when the server sends them. */
+type BillingWithExtras = Billing & { trial?: SubscriptionTrial | null; offer?: SubscriptionOffer | null };
+
+/** A free trial (trials) and an offer (offers) on the owner's plan, in the billing block. */
+function trialAndOffer(billing: BillingWithExtras) {
+  const currency = billing.renewal?.currency ?? PAYMENT_CURRENCY;
+  return (
+    <>
+      {billing.trial && <TrialSummary trial={billing.trial} currency={currency} />}
+      {billing.offer && <SubscriptionOfferSummary offer={billing.offer} currency={currency} />}
+    </>
+  );
+}
 
 /**
  * /profile composes the features: account details (accounts), subscription (premium),
@@ -39,7 +59,7 @@ export default function ProfilePage() {
         <>
           <ProfileDetails profile={profile} />
           <SubscriptionStatus profile={profile} />
-          <BillingSection profile={profile} />
+          <BillingSection profile={profile} notice={<TrialReturnNotice />} extras={trialAndOffer} />
           <JoinInvite />
           <FamilyPlan profile={profile} />
           <LeavePlan profile={profile} />

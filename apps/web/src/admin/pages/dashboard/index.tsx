@@ -5,6 +5,7 @@ import { formatPrice } from '@/lib/format';
 import { adminApi } from '../../api';
 import { QueryState, Segmented, Table } from '../../components';
 import { BooksPanel } from './books-panel';
+import { CatalogPanel } from './catalog-panel';
 import { Chart } from './chart';
 import { buildCharts } from './charts';
 import { ReadinessPanel } from './readiness-panel';
@@ -105,6 +106,7 @@ export default function DashboardPage() {
               </tbody>
             </Table>
           </section>
+          <CatalogPanel dashboard={data} />
           <section className="admin-section" aria-labelledby="chart-daily">
             <h2 id="chart-daily" className="admin-subtitle">
               {t('dashboard.new-lapsed')}

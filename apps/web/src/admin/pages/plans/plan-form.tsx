@@ -10,6 +10,7 @@ import {
 } from '@tunes/shared/catalog';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
+import { TRIAL_DAYS_MAX } from '@tunes/shared/trials';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -29,6 +30,7 @@ const DEFAULTS: PlanCreateInput = {
   price: 6900,
   months: 1,
   seats: 1,
+  trialDays: 0,
 };
 
 /** Admin: a new plan, in English and Mongolian, on sale at once and last in the order. */
@@ -121,6 +123,17 @@ export function NewPlanForm() {
         min={PLAN_SEATS.min}
         max={PLAN_SEATS.max}
         {...form.register('seats', { valueAsNumber: true })}
+      />
+      <TextField
+        id="plan-trialDays"
+        label={t('plans.fields.trialDays')}
+        hint={t('plans.hints.trialDays')}
+        error={errors.trialDays?.message}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={TRIAL_DAYS_MAX}
+        {...form.register('trialDays', { valueAsNumber: true })}
       />
       {errors.root?.server && <FormError>{errors.root.server.message}</FormError>}
       <div className="admin-grid-actions">

@@ -4,7 +4,9 @@ import {
   PLAN_PRICE_MAX,
   planBadgeSchema,
   planPriceSchema,
+  planTrialRequestSchema,
 } from '@tunes/shared/catalog';
+import { TRIAL_DAYS_MAX } from '@tunes/shared/trials';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '@/components/form-field';
@@ -15,6 +17,7 @@ import { planCall, planResolver } from './plan-api';
 
 const priceResolver = planResolver(planPriceSchema);
 const badgeResolver = planResolver(planBadgeSchema);
+const trialResolver = planResolver(planTrialRequestSchema);
 const path = (plan: ConsolePlan, action: string) => `/plans/${encodeURIComponent(plan.code)}/${action}`;
 
 interface RowProps {
@@ -61,6 +64,9 @@ export function PlanRow({ plan, index, count, move, moving }: RowProps) {
         {plan.badge && (
           <div className="admin-muted">{i18n.language === 'mn' ? plan.badge.mn : plan.badge.en}</div>
         )}
+        {plan.trialDays > 0 && (
+          <div className="admin-muted">{t('plans.trial-days', { count: plan.trialDays })}</div>
+        )}
       </th>
       <td>
         {money(plan.price)}
@@ -83,6 +89,7 @@ export function PlanRow({ plan, index, count, move, moving }: RowProps) {
       <td className="admin-actions">
         <PriceAction plan={plan} />
         <BadgeAction plan={plan} />
+        <TrialAction plan={plan} />
         {plan.onSale ? (
           <ConfirmedAction
             label={t('plans.retire')}
@@ -182,6 +189,41 @@ function BadgeAction({ plan }: { plan: ConsolePlan }) {
         lang="mn"
         maxLength={PLAN_BADGE_MAX}
         {...form.register('mn')}
+      />
+    </ConfirmedAction>
+  );
+}
+
+/** A first-time free trial of the plan (issue 38): its free days, 0 for none. */
+function TrialAction({ plan }: { plan: ConsolePlan }) {
+  const { t, i18n } = useTranslation('admin');
+  const form = useForm<{ trialDays: number }, unknown, { trialDays: number }>({
+    resolver: trialResolver,
+    defaultValues: { trialDays: plan.trialDays },
+  });
+  const name = i18n.language === 'mn' ? plan.name.mn : plan.name.en;
+  return (
+    <ConfirmedAction
+      label={t('plans.trial')}
+      title={t('plans.trial-title', { name })}
+      run={async () => {
+        const { trialDays } = await checked(form);
+        await planCall(path(plan, 'trial'), 'PUT', { trialDays });
+        return trialDays > 0
+          ? t('plans.trialed', { name, count: trialDays })
+          : t('plans.untrialed', { name });
+      }}
+    >
+      <p>{t('plans.trial-rule')}</p>
+      <TextField
+        id={`trial-${plan.code}`}
+        label={t('plans.fields.trialDays')}
+        error={form.formState.errors.trialDays?.message}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={TRIAL_DAYS_MAX}
+        {...form.register('trialDays', { valueAsNumber: true })}
       />
     </ConfirmedAction>
   );

@@ -1,4 +1,6 @@
+import type { Billing } from '@tunes/shared/billing';
 import type { Profile } from '@tunes/shared/profile';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentSubscription } from '@/lib/auth';
 import { useBilling } from '../api/get-billing';
@@ -18,7 +20,17 @@ import { RenewalSummary } from './renewal-summary';
  * for everyone with payments, their history with receipts. A member of someone else's plan has
  * nothing to control here.
  */
-export function BillingSection({ profile }: { profile: Profile }) {
+export function BillingSection({
+  profile,
+  notice,
+  extras,
+}: {
+  profile: Profile;
+  /** What came back from a provider's page beside the card's (a free trial's save-card page). */
+  notice?: ReactNode;
+  /** What other features show of the owner's billing (a trial, an offer: issue 38), after the next charge. */
+  extras?: (billing: Billing) => ReactNode;
+}) {
   const { t } = useTranslation('billing');
   const subscription = currentSubscription(profile);
   const member = subscription?.Role === 'member';
@@ -54,6 +66,7 @@ export function BillingSection({ profile }: { profile: Profile }) {
       <section className={`card ${styles.section}`} aria-labelledby="billing-title">
         <h2 id="billing-title">{t('title')}</h2>
         <CardReturnNotice />
+        {notice}
       </section>
     ) : null;
   }
@@ -62,8 +75,10 @@ export function BillingSection({ profile }: { profile: Profile }) {
     <section className={`card ${styles.section}`} aria-labelledby="billing-title">
       <h2 id="billing-title">{t('title')}</h2>
       <CardReturnNotice />
+      {notice}
       {renewal?.failedRenewal && <FailedRenewal renewal={renewal} failed={renewal.failedRenewal} />}
       {renewal && <RenewalSummary renewal={renewal} card={card} currentCode={currentCode} />}
+      {!member && billing.data && extras?.(billing.data)}
       {!member && (renewal || card) && <CardOnFile card={card} renewal={renewal} />}
       {!member && (
         <PausePremium version={version} amount={renewal?.amount ?? 0} currency={renewal?.currency ?? 'MNT'} />

@@ -4,6 +4,15 @@ import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { CheckoutResponse } from '@tunes/shared/premium';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
+import type { ErrorMessages } from '@/lib/api-error';
+
+/** A checkout's refusals of its offer code, in the offer's words (the rest are the checkout's). */
+export const OFFER_CHECKOUT_MESSAGES = {
+  [API_ERROR_CODES.offerNotFound]: 'premium:offer.refused.not-found',
+  [API_ERROR_CODES.offerEnded]: 'premium:offer.refused.ended',
+  [API_ERROR_CODES.offerExhausted]: 'premium:offer.refused.exhausted',
+  [API_ERROR_CODES.offerNotForYou]: 'premium:offer.refused.not-for-you',
+} as const satisfies ErrorMessages;
 
 export interface CheckoutChoice {
   merchantCode: string;
@@ -11,6 +20,8 @@ export interface CheckoutChoice {
   saveCard: boolean;
   /** A company's registry number for a company e-barimt. */
   ebarimtRegistry?: string | undefined;
+  /** An offer code the listener applied (issue 38): the server prices the invoice with it. */
+  offerCode?: string | undefined;
 }
 
 /** Starts a payment; a checkout that cannot start is toasted (product.md §4, §8). */
@@ -18,11 +29,13 @@ export function startCheckout({
   merchantCode,
   saveCard,
   ebarimtRegistry,
+  offerCode,
 }: CheckoutChoice): Promise<CheckoutResponse> {
   const body: CheckoutRequest = {
     MerchantCode: merchantCode,
     saveCard,
     ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
+    ...(offerCode ? { OfferCode: offerCode } : {}),
   };
   return apiRequest<CheckoutResponse>('/api/payments/checkout', {
     method: 'POST',
@@ -33,6 +46,7 @@ export function startCheckout({
         [ALREADY_SUBSCRIBED_CODE]: 'premium:checkout.already-subscribed',
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:checkout.gateway-error',
         [API_ERROR_CODES.unknownCompany]: 'premium:qpay.unknown-company',
+        ...OFFER_CHECKOUT_MESSAGES,
         other: 'premium:checkout.failed',
       },
       toast: 'message',

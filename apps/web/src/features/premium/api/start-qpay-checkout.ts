@@ -4,19 +4,27 @@ import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { ALREADY_SUBSCRIBED_CODE, PAYMENT_GATEWAY_ERROR_CODE } from '@tunes/shared/premium-rules';
 import { apiRequest } from '@/lib/api-client';
 import { qpayPaymentKey } from './pay-invoice';
+import { OFFER_CHECKOUT_MESSAGES } from './start-checkout';
 
 export interface QpayChoice {
   merchantCode: string;
   /** A company's registry number for a company e-barimt. */
   ebarimtRegistry?: string | undefined;
+  /** An offer code the listener applied (issue 38). */
+  offerCode?: string | undefined;
 }
 
 /** Starts a QPay payment for a plan: its QR and bank-app links (product.md §12). */
-export function startQpayCheckout({ merchantCode, ebarimtRegistry }: QpayChoice): Promise<QpayCheckout> {
+export function startQpayCheckout({
+  merchantCode,
+  ebarimtRegistry,
+  offerCode,
+}: QpayChoice): Promise<QpayCheckout> {
   const body: CheckoutRequest = {
     MerchantCode: merchantCode,
     method: 'qpay',
     ...(ebarimtRegistry ? { ebarimtRegistry } : {}),
+    ...(offerCode ? { OfferCode: offerCode } : {}),
   };
   return apiRequest<QpayCheckout>('/api/payments/checkout', {
     method: 'POST',
@@ -28,6 +36,7 @@ export function startQpayCheckout({ merchantCode, ebarimtRegistry }: QpayChoice)
         [PAYMENT_GATEWAY_ERROR_CODE]: 'premium:qpay.start-failed',
         [API_ERROR_CODES.unknownCompany]: 'premium:qpay.unknown-company',
         [API_ERROR_CODES.qpayUnavailable]: 'premium:qpay.unavailable',
+        ...OFFER_CHECKOUT_MESSAGES,
         other: 'premium:checkout.failed',
       },
       toast: 'message',

@@ -1,5 +1,6 @@
 import type { Plan } from '@tunes/shared/premium';
 import { discountPercent, localized } from '@tunes/shared/premium-rules';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPrice } from '@/lib/format';
 import { offerTexts, PLAN_FEATURES } from '../features';
@@ -10,10 +11,14 @@ interface PlanCardProps {
   plan: Plan;
   onChoose: (plan: Plan) => void;
   busy: boolean;
+  /** The plan's price with an offer code applied (issue 38), under its own price. */
+  offer?: ReactNode;
+  /** A free trial's action (issue 38), under the button. */
+  trial?: ReactNode;
 }
 
 /** One plan (product.md §2): name, type, description, users, six features, price, duration, badges. */
-export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
+export function PlanCard({ plan, onChoose, busy, offer: offerPrice, trial }: PlanCardProps) {
   const { t, i18n } = useTranslation('premium');
   const language = i18n.language;
   const name = localized(plan.Name, language);
@@ -63,6 +68,7 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
         </span>
         <span className={styles.duration}>{t('plan.duration', { count: plan.DurationMonths })}</span>
       </p>
+      {offerPrice}
       <button
         type="button"
         className="button button--primary button--block"
@@ -72,6 +78,7 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
       >
         {t('plan.get')}
       </button>
+      {trial}
     </article>
   );
 }

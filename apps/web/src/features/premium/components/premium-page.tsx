@@ -2,7 +2,7 @@ import { COMPANY_REGISTRY_ERROR, companyRegistryOf } from '@tunes/shared/billing
 import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import type { Plan } from '@tunes/shared/premium';
 import { PREMIUM_OFFERS, plansForSale } from '@tunes/shared/premium-rules';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { type ReactNode, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { FormField } from '@/components/form-field';
@@ -46,8 +46,24 @@ function PlansLoading({ label }: { label: string }) {
   );
 }
 
+/** What other features add to a plan's card (issue 38), composed by the route. */
+export interface PlanExtras {
+  /** The plan's price with an offer code, under its own price. */
+  offer?: ReactNode;
+  /** A free trial's action, under the button. */
+  trial?: ReactNode;
+  /** The offer code a checkout of this plan sends. */
+  offerCode?: string | undefined;
+}
+
+interface PremiumPageProps {
+  /** Above the plans, below the ways to pay: the offer code field, a trial's note. */
+  beforePlans?: ReactNode;
+  extrasOf?: (plan: Plan) => PlanExtras;
+}
+
 /** /premium (product.md §2): banner, currency, plans for sale, Free vs Premium, store note. */
-export function PremiumPage() {
+export function PremiumPage({ beforePlans, extrasOf }: PremiumPageProps = {}) {
   const { t } = useTranslation('premium');
   const { t: tCommon } = useTranslation('common');
   const [, navigate] = useLocation();
@@ -92,7 +108,11 @@ export function PremiumPage() {
       setRegistryError(ebarimtRegistry ? undefined : COMPANY_REGISTRY_ERROR);
       if (!ebarimtRegistry) return;
     }
-    const choice = { merchantCode: plan.MerchantCode, ebarimtRegistry };
+    const choice = {
+      merchantCode: plan.MerchantCode,
+      ebarimtRegistry,
+      offerCode: extrasOf?.(plan).offerCode,
+    };
     if (payment.method === 'card') checkout.mutate({ ...choice, saveCard });
     else
       qpayCheckout.mutate(choice, {
@@ -159,6 +179,7 @@ export function PremiumPage() {
           <PaymentMethodChoice value={payment} onChange={setPayment} registryError={registryError} />
         )}
         {session && payment.method === 'card' && <SaveCardChoice checked={saveCard} onChange={setSaveCard} />}
+        {beforePlans}
 
         {isLoading ? (
           <PlansLoading label={t('loading')} />
@@ -166,9 +187,19 @@ export function PremiumPage() {
           <p className={styles.empty}>{t('empty')}</p>
         ) : (
           <div className={styles.plans}>
-            {shown.map((plan) => (
-              <PlanCard key={plan.MerchantCode} plan={plan} onChoose={choose} busy={busy} />
-            ))}
+            {shown.map((plan) => {
+              const extras = extrasOf?.(plan);
+              return (
+                <PlanCard
+                  key={plan.MerchantCode}
+                  plan={plan}
+                  onChoose={choose}
+                  busy={busy}
+                  offer={extras?.offer}
+                  trial={extras?.trial}
+                />
+              );
+            })}
           </div>
         )}
         <p className="visually-hidden" role="status">

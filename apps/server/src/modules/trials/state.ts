@@ -1,0 +1,79 @@
+import { MERCHANT_ID } from '@tunes/shared/constants';
+import { plansForSale } from '@tunes/shared/premium-rules';
+import type { DashboardTrials, TrialMethod, TrialOffer } from '@tunes/shared/trials';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { refusalOf } from './claims.js';
+import { listener } from './start.js';
+import './tables.js';
+
+/** `GET /api/premium/trial`: whether the listener may start one, and the plans on sale with one. */
+export async function trialOffer(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<TrialOffer> {
+  const user = await listener(deps.db, userId, false);
+  const reason = await refusalOf(deps.db, user, deps.clock.now());
+  const rows = await deps.db
+    .selectFrom('packages')
+    .select(['merchant_code', 'offer', 'currency', 'cost', 'trial_days'])
+    .where('merchant_id', '=', MERCHANT_ID)
+    .where('is_active', '=', true)
+    .where('trial_days', '>', 0)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+  const plans = plansForSale(
+    rows.map((row) => ({
+      MerchantCode: row.merchant_code,
+      TrialDays: row.trial_days,
+      Cost: row.cost,
+      Currency: row.currency,
+      Offer: row.offer,
+      OriginalCost: null,
+    })),
+  ).map(({ MerchantCode, TrialDays, Cost }) => ({ MerchantCode, TrialDays, Cost }));
+  return reason ? { eligible: false, reason, plans } : { eligible: true, plans };
+}
+
+/**
+ * The trial whose free days are the period of `subscriptionId` ending at `endDate`, if that period
+ * is one: its reminder and the profile say so (billing/). Once the first renewal is paid the
+ * period ends later, and the trial is over (converted).
+ */
+export async function trialEndingAt(
+  db: Kysely<Database>,
+  subscriptionId: string,
+  endDate: Date,
+): Promise<{ method: TrialMethod } | undefined> {
+  return db
+    .selectFrom('trials')
+    .select('method')
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'started')
+    .where('ends_at', '=', endDate)
+    .executeTakeFirst();
+}
+
+/**
+ * The dashboard's trials for [from, until): begun in it; converted in it (the first renewal paid,
+ * whatever was refunded of it later); and begun in it and cancelled within the free days (auto-renew
+ * off before the end, the first renewal never paid).
+ */
+export async function trialCounts(db: Kysely<Database>, from: Date, until: Date): Promise<DashboardTrials> {
+  const { rows } = await sql<{ started: string; converted: string; cancelled: string }>`
+    select
+      (select count(*) from trials where started_at >= ${from} and started_at < ${until}) as started,
+      (select count(*) from trials t join payment_invoices i
+        on i.subscription_id = t.subscription_id and i.kind = 'renewal' and i.period_start = t.ends_at
+        where i.status in ('paid', 'partly_refunded', 'refunded')
+          and i.settled_at >= ${from} and i.settled_at < ${until}) as converted,
+      (select count(*) from trials t join subscriptions s on s.id = t.subscription_id
+        where t.started_at >= ${from} and t.started_at < ${until}
+          and s.end_date = t.ends_at and s.is_auto_renew = false
+          and s.cancelled_at is not null and s.cancelled_at < t.ends_at) as cancelled`.execute(db);
+  const row = rows[0];
+  return {
+    started: Number(row?.started ?? 0),
+    converted: Number(row?.converted ?? 0),
+    cancelled: Number(row?.cancelled ?? 0),
+  };
+}
