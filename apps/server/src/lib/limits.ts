@@ -85,6 +85,15 @@ export const LIMITS = {
     windowSeconds: HOUR,
     message: 'Too many voucher attempts. Try again later.',
   },
+  /**
+   * Offer-code look-ups from one client address, right or wrong: enough for many listeners behind
+   * one carrier address, far too few to walk the codes.
+   */
+  offerLookupsFromClient: {
+    limit: 300,
+    windowSeconds: 10 * MINUTE,
+    message: 'Too many offer codes were looked up. Try again later.',
+  },
   /** Feedback per sender address and per client address. */
   feedbackPerEmail: { limit: 5, windowSeconds: HOUR },
   feedbackFromClient: { limit: 20, windowSeconds: HOUR },

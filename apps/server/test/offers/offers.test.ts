@@ -143,6 +143,23 @@ describe('the public look-up', () => {
     expect(full.statusCode).toBe(409);
     expect(full.json()).toMatchObject({ error: 'offer_exhausted' });
   });
+
+  it('a burst of 400 look-ups from one address answers 300 and refuses the rest; another address still looks up', async () => {
+    const { code } = await makeOffer(t, admin, { code: uniqueCode('WALK') });
+    const from = (remoteAddress: string, tried: string) =>
+      t.app.inject({ method: 'GET', url: `/api/offers/${tried}`, remoteAddress });
+    // Right and wrong codes count alike: a walker learns nothing from which ones are refused.
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => from('203.0.113.77', i % 2 ? code : `WALK-${i}`)),
+    );
+    const refused = answers.filter((answer) => answer.statusCode === 429);
+    expect(refused).toHaveLength(100);
+    expect(refused[0]?.json()).toMatchObject({
+      message: 'Too many offer codes were looked up. Try again later.',
+    });
+    expect(answers.filter((answer) => [200, 404].includes(answer.statusCode))).toHaveLength(300);
+    expect((await from('203.0.113.78', code)).statusCode).toBe(200);
+  });
 });
 
 describe('checkout with an offer', () => {

@@ -2,18 +2,22 @@ import { PAYMENT_CURRENCY } from '@tunes/shared/constants';
 import { offerDiscount, type PublicOffer } from '@tunes/shared/offers';
 import { PREMIUM_OFFERS } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
+import { LIMITS } from '../../lib/limits.js';
+import { enforce } from '../../lib/throttle.js';
 import { findOfferByCode, ineligibility, offerClosedError } from './redemption.js';
 
 /**
  * `GET /api/offers/{code}`: an open offer, what each plan on sale it covers costs with it, and
  * (with a bearer token) whether this listener may redeem it. An unknown code answers 404, an
- * ended one 410, a fully redeemed one 409.
+ * ended one 410, a fully redeemed one 409; a client address may look up `offerLookupsFromClient`.
  */
 export async function publicOffer(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'throttle'>,
   code: string,
   userId: string | null,
+  clientAddress: string,
 ): Promise<PublicOffer> {
+  await enforce(deps.throttle, `offer-lookups:${clientAddress}`, LIMITS.offerLookupsFromClient);
   const now = deps.clock.now();
   const offer = await findOfferByCode(deps.db, code);
   const closed = offerClosedError(offer, now);

@@ -18,7 +18,7 @@ export default async function offerRoutes(app: FastifyInstance) {
         tags: ['offers'],
         summary: 'An offer code: its terms, the discounted prices, and whether the listener may use it',
         description:
-          'Codes are case-insensitive. 404 `offer_not_found`, 410 `offer_ended`, 409 `offer_exhausted`. With a bearer token, `eligible` and `reason` are for that listener.',
+          'Codes are case-insensitive. 404 `offer_not_found`, 410 `offer_ended`, 409 `offer_exhausted`, 429 past the look-ups one client address may make. With a bearer token, `eligible` and `reason` are for that listener.',
         params: offerCodeParamsSchema,
         response: {
           200: publicOfferSchema,
@@ -27,12 +27,13 @@ export default async function offerRoutes(app: FastifyInstance) {
           404: errorBodySchema,
           409: errorBodySchema,
           410: errorBodySchema,
+          429: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return publicOffer(app.deps, request.params.code, request.userId || null);
+      return publicOffer(app.deps, request.params.code, request.userId || null, request.ip);
     },
   );
 }
