@@ -26,30 +26,6 @@ test.use({ timezoneId: 'Asia/Ulaanbaatar' });
 const DAY_MS = 86_400_000;
 const PAID_CARD = '4242 4242 4242 4242';
 
-async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = (await serverNow(request)).getTime();
-  if (time > now) {
-    const moved = await request.post(`${baseUrl()}/dev/clock`, {
-      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.ok()).toBe(true);
-  }
-  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
-  expect(ran.ok(), await ran.text()).toBe(true);
-}
-
-async function buyByCard(page: Page, plan: string, getPackage: string) {
-  await page
-    .getByRole('article', { name: plan, exact: true })
-    .getByRole('button', { name: getPackage })
-    .click();
-  await page.getByLabel('Card number').fill(PAID_CARD);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await expect(page).toHaveURL(/\/success\?invoiceId=/);
-}
-
 async function pauseOf(request: APIRequestContext, user: SignedInUser): Promise<PauseState> {
   const response = await request.get(`${baseUrl()}/api/users/me/pause`, {
     headers: bearer(user.access_token),

@@ -18,19 +18,6 @@ const FAILS_LATER_CARD = '4000 0000 0000 0341';
 
 const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
 
-/** Moves the server clock to `time` (never back) and runs every job then due, as an outside test does. */
-async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = (await serverNow(request)).getTime();
-  if (time > now) {
-    const moved = await request.post(`${baseUrl()}/dev/clock`, {
-      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.ok()).toBe(true);
-  }
-  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
-  expect(ran.ok(), await ran.text()).toBe(true);
-}
-
 async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
   const response = await request.get(`${baseUrl()}/api/users/me/billing`, { headers: auth(user) });
   expect(response.ok()).toBe(true);

@@ -9,8 +9,8 @@ import { consolePage, createOperator } from './console-helpers';
  * Offers (issue 38), walked with the development clock on a server of its own: an admin makes an
  * offer in the console; a new listener follows its link to /premium, sees the plans at the
  * offer's price and buys one by card; /profile shows the offer; the renewals inside its periods
- * are charged the offer's price and the next the full price. An ended offer's code says so, in
- * English and Mongolian.
+ * are charged the offer's price and the next the full price; the receipt shows the discount. An
+ * ended offer's code says so, in English and Mongolian.
  */
 const test = testOnOwnServer;
 test.describe.configure({ mode: 'default' });
@@ -125,6 +125,24 @@ test('an offer by its link: 50% off the purchase and the first renewal, then the
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page).toHaveURL(/\/success\?invoiceId=/);
   expect(await paid(request, user, 'purchase')).toEqual([3450]);
+
+  // Its receipt shows the plan's price, the offer's discount and what was paid, in both languages.
+  const purchase = (await paymentsOf(request, user)).find((payment) => payment.kind === 'purchase');
+  await page.goto(purchase?.receipt?.url ?? '/receipts/none');
+  const receipt = page.getByRole('article', { name: en('billing:receipt.title') });
+  const line = (term: string) =>
+    receipt.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd');
+  await expect(line(en('billing:receipt.list-price'))).toHaveText('6,900 ₮');
+  await expect(line(en('billing:receipt.discount'))).toHaveText('−3,450 ₮');
+  await expect(line(en('billing:receipt.amount'))).toHaveText('3,450 ₮');
+  await page.getByRole('button', { name: 'Монгол' }).click();
+  const receiptMn = page.getByRole('article', { name: mn('billing:receipt.title') });
+  const lineMn = (term: string) =>
+    receiptMn.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd');
+  await expect(lineMn(mn('billing:receipt.list-price'))).toHaveText(/^6\D?900 ₮$/);
+  await expect(lineMn(mn('billing:receipt.discount'))).toHaveText(/^−3\D?450 ₮$/);
+  await expect(lineMn(mn('billing:receipt.amount'))).toHaveText(/^3\D?450 ₮$/);
+  await page.getByRole('button', { name: 'English' }).click();
 
   // /profile shows the offer: one more payment at its price, and the next amount.
   const bought = await billingOf(request, user);

@@ -19,19 +19,6 @@ const DAY = 86_400_000;
 const PAID_CARD = '4242 4242 4242 4242';
 const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
 
-/** Moves the server clock to `time` (never back) and runs every job then due. */
-async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = (await serverNow(request)).getTime();
-  if (time > now) {
-    const moved = await request.post(`${baseUrl()}/dev/clock`, {
-      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.ok()).toBe(true);
-  }
-  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
-  expect(ran.ok(), await ran.text()).toBe(true);
-}
-
 async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
   const response = await request.get(`${baseUrl()}/api/users/me/billing`, { headers: auth(user) });
   expect(response.ok()).toBe(true);

@@ -48,3 +48,14 @@ export async function fillCard(page: Page, card = PAID_CARD): Promise<void> {
   await page.getByLabel('Expiry (MM/YY)').fill('12/39');
   await page.getByLabel('CVC').fill('123');
 }
+
+/** Buys `plan` on /premium with the paid card on the sandbox gateway's page, back to /success. */
+export async function buyByCard(page: Page, plan: string, getPackage: string): Promise<void> {
+  await page
+    .getByRole('article', { name: plan, exact: true })
+    .getByRole('button', { name: getPackage })
+    .click();
+  await fillCard(page);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/success\?invoiceId=/);
+}

@@ -242,6 +242,8 @@ export const receiptSchema = paymentEntrySchema
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
     /** The VAT included in the amount (10 % in Mongolia). */
     vat: z.number().int(),
+    /** An offer's discount off the plan's price (decision 0044); 0 without one. The plan's price is amount + discount. */
+    discount: z.number().int(),
     /** The e-barimt's QR as a PNG data URL, when the e-barimt is issued. */
     ebarimtQr: z.string().nullable(),
     companyReceipt: z.object({
@@ -294,8 +296,10 @@ export type Pause = z.infer<typeof pauseSchema>;
 export const pauseStateSchema = z
   .object({
     pause: pauseSchema.nullable(),
-    /** Why a pause cannot be asked for now (null: it can): a code the site names in words. */
-    unavailable: z.enum(['no_plan', 'not_renewing', 'needs_card', 'renewal_pending', 'paused']).nullable(),
+    /** Why a pause cannot be asked for now (null: it can): a code the site names in words; `trial`: a first-time trial's free days (decision 0045). */
+    unavailable: z
+      .enum(['no_plan', 'not_renewing', 'needs_card', 'renewal_pending', 'paused', 'trial'])
+      .nullable(),
     /** The plan a new pause would apply to, and how many members it holds. */
     subscriptionId: z.string().nullable(),
     endDate: z.string().nullable(),

@@ -75,6 +75,8 @@ export const API_ERROR_CODES = {
   // First-time trials (docs/decisions/0045-trials.md).
   trialNotEligible: 'trial_not_eligible',
   trialCardUsed: 'trial_card_used',
+  /** A pause asked for in a trial's free days (nothing paid to pause: cancel to pay nothing). */
+  trialNotPausable: 'trial_not_pausable',
 
   // Family and vouchers.
   invitationInvalid: 'invitation_invalid',

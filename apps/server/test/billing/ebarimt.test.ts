@@ -77,6 +77,8 @@ describe('e-barimt for every paid invoice', () => {
     expect(JSON.stringify(logged)).not.toContain(detail.receipt.ebarimt.qrData);
     expect(detail.ebarimtQr).toMatch(/^data:image\/png;base64,/);
     expect(detail.companyReceipt).toEqual({ status: 'none', company: null });
+    // Without an offer there is no discount to show (decision 0044).
+    expect(detail).toMatchObject({ amount: 17_900, discount: 0 });
     const [issued] = await taxAuthorityReceipts([ebarimt.billId]);
     expect(issued).toMatchObject({ type: 'B2C_RECEIPT', merchant_tin: t.config.EBARIMT_MERCHANT_TIN });
     expect(Number(issued?.total_amount)).toBe(17_900);

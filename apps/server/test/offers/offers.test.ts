@@ -189,6 +189,14 @@ describe('checkout with an offer', () => {
       offer: { code, kind: 'percent', value: 50, periodsLeft: 2, nextAmount: 3450 },
       renewal: { amount: 3450 },
     });
+    // The receipt shows the plan's price, the discount and what was paid (decision 0044).
+    const receipt = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/me/receipts/${encodeURIComponent(invoiceId)}`,
+      headers: buyer.headers,
+    });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.json()).toMatchObject({ amount: 3450, discount: 3450, vat: 314 });
   });
 
   it('refuses an offer not for the listener, a second redemption, and ended or unknown codes', async () => {

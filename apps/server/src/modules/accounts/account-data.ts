@@ -8,6 +8,7 @@ import { messageDate } from '../../lib/message-date.js';
 import { languageOf } from '../../lib/message-language.js';
 import { sendToAccount } from '../notifications/send-to-account.js';
 import { releaseOffersOf } from '../offers/redemption.js';
+import { trialsForExport } from '../trials/crossings.js';
 import { messagesSentToAccount } from './account-outbox.js';
 import { accountMessages } from './messages.js';
 import { listSessions } from './sessions.js';
@@ -24,7 +25,7 @@ type DataDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'accessTokens' | 'revoked
 export async function exportAccount(deps: DataDeps, userId: string, sessionId: string | undefined) {
   const now = deps.clock.now();
   const user = await getUser(deps.db, userId);
-  const [profile, memberships, invitations, payments, messages, sessions] = await Promise.all([
+  const [profile, memberships, invitations, payments, messages, sessions, trials] = await Promise.all([
     getProfile(deps.db, userId, now),
     deps.db
       .selectFrom('subscription_members')
@@ -54,6 +55,7 @@ export async function exportAccount(deps: DataDeps, userId: string, sessionId: s
       .execute(),
     messagesSentToAccount(deps.db, userId),
     listSessions(deps, userId, sessionId),
+    trialsForExport(deps.db, userId),
   ]);
   return {
     exportedAt: now.toISOString(),
@@ -83,6 +85,7 @@ export async function exportAccount(deps: DataDeps, userId: string, sessionId: s
       createdAt: new Date(row.created_at).toISOString(),
       settledAt: row.settled_at ? new Date(row.settled_at).toISOString() : null,
     })),
+    trials,
     messages: messages.map((row) => ({
       channel: row.channel,
       to: row.recipient,

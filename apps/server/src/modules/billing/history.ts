@@ -29,6 +29,7 @@ function history(deps: Pick<Deps, 'db'>, userId: string) {
       'i.period_end',
       'i.card_brand',
       'i.card_last4',
+      'i.discount',
       'i.subscription_id',
       'p.name_en',
       'p.name_mn',
@@ -122,6 +123,7 @@ export async function paymentReceipt(
     period,
     card: row.card_brand && row.card_last4 ? { brand: row.card_brand, last4: row.card_last4 } : null,
     vat: Math.round((row.amount * VAT_RATE) / (1 + VAT_RATE)),
+    discount: row.discount,
     ebarimtQr: view.ebarimt ? await qrDataUrl(view.ebarimt.qrData) : null,
     companyReceipt: view.companyReceipt,
   };

@@ -36,7 +36,7 @@ export default async function pauseRoutes(app: FastifyInstance) {
         tags: ['billing'],
         summary: 'Pause Premium for 1, 2 or 3 months from the end of the paid period',
         description:
-          'Members pause with the owner; the renewal moves by the span and the card is charged on the resumption day. 409: `already_paused`, `renewal_pending`, `needs_card`, `not_renewing`, `plan_not_pausable`.',
+          'Members pause with the owner; the renewal moves by the span and the card is charged on the resumption day. 409: `already_paused`, `renewal_pending`, `needs_card`, `not_renewing`, `plan_not_pausable`, `trial_not_pausable`.',
         params,
         body: pauseRequestSchema,
         response: { 200: pauseSchema, ...errors, 409: errorBodySchema },

@@ -7,6 +7,7 @@ import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
 import { addMonths } from '../premium/period.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import { inTrial, refusePauseInTrial } from '../trials/crossings.js';
 import { pauseMessages, planNameOf } from './pause-messages.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
 import { runRenewalStep } from './renewal.js';
@@ -127,6 +128,7 @@ export async function pauseState(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
   };
   if (plan.renewal_attempts > 0) return { ...base, unavailable: 'renewal_pending' };
   if (!plan.is_auto_renew) return { ...base, unavailable: 'not_renewing' };
+  if (await inTrial(deps.db, plan)) return { ...base, unavailable: 'trial' };
   if (!(await renewsByCard(deps, userId))) return { ...base, unavailable: 'needs_card' };
   return { ...base, unavailable: null };
 }
@@ -184,6 +186,7 @@ export async function pausePremium(
     if (s.source_type !== 'Web' || s.end_date <= now)
       throw conflict('Only a current plan bought here can be paused.', 'plan_not_pausable');
     if (!s.is_auto_renew) throw conflict('A plan that does not renew has nothing to pause.', 'not_renewing');
+    await refusePauseInTrial(trx, s);
     if (!(await renewsByCard({ db: trx }, userId)))
       throw conflict('A pause ends with a charge to the card on file.', 'needs_card');
     if (s.next_billing_at?.getTime() !== s.end_date.getTime())

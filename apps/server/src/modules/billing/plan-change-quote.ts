@@ -7,6 +7,7 @@ import { periodPrices } from '../offers/pricing.js';
 import { addMonths } from '../premium/period.js';
 import { findPlanByCode } from '../premium/plans.js';
 import { ownedSubscription } from '../subscriptions/owned-subscription.js';
+import { trialEndingAt } from '../trials/state.js';
 
 /** What a plan costs per month, so plans of different lengths compare. */
 const monthly = (plan: { cost: number; duration_months: number }) =>
@@ -45,6 +46,8 @@ export interface PlanChangeQuote {
   invoiceKey: string | null;
   /** What the subscription's offer took off the upgrade (modules/offers); 0 without one. */
   discount: number;
+  /** The end of a first-time trial's free days the change is made in (trials/), else null. */
+  trialEndsAt: Date | null;
 }
 
 /**
@@ -71,7 +74,18 @@ export async function quotePlanChange(
   if (target.currency !== PAYMENT_CURRENCY || !(PREMIUM_OFFERS as readonly string[]).includes(target.offer)) {
     throw badRequest('This plan is not sold on the site.', 'MerchantCode');
   }
-  const quote = { subscription, target, currency: target.currency, amount: 0, invoiceKey: null, discount: 0 };
+  // In a trial's free days nothing is charged now: the new plan is free to the same end (decision 0045).
+  const trial = await trialEndingAt(deps.db, subscription.id, subscription.end_date);
+  const trialEndsAt = trial ? subscription.end_date : null;
+  const quote = {
+    subscription,
+    target,
+    currency: target.currency,
+    amount: 0,
+    invoiceKey: null,
+    discount: 0,
+    trialEndsAt,
+  };
   if (target.id === subscription.package_id) {
     // Choosing the current plan again withdraws a waiting downgrade.
     if (subscription.next_package_id === null)
@@ -82,6 +96,7 @@ export async function quotePlanChange(
     return { ...quote, kind: 'downgrade', startsAt: subscription.end_date };
   }
   const invoiceKey = `change:${subscriptionId}:${subscription.end_date.toISOString()}:${target.merchant_code}`;
+  if (trialEndsAt) return { ...quote, kind: 'upgrade', startsAt: now, invoiceKey };
   // An upgrade asked for before keeps the amount its invoice was made with.
   const open = await deps.db
     .selectFrom('payment_invoices')

@@ -12,6 +12,7 @@ import { notifyOnce } from '../premium/notices.js';
 import { cardToken } from '../premium/saved-cards.js';
 import { GatewayError } from '../providers/exchange.js';
 import { writePaymentLog } from '../providers/payment-log.js';
+import { trialMessages, trialPlanOf } from '../trials/messages.js';
 import { invoicePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import { quotePlanChange, type Subscription } from './plan-change-quote.js';
@@ -92,10 +93,12 @@ export async function changePlan(
         key: `upgraded:${invoice.invoice_id}`,
         userId,
         text: (lang) =>
-          billingMessages.upgraded(lang, lang === 'mn' ? target.name_mn : target.name_en, {
-            amount: invoice.amount,
-            currency: invoice.currency,
-          }),
+          quote.trialEndsAt
+            ? trialMessages.planChanged(lang, trialPlanOf(target, lang), quote.trialEndsAt)
+            : billingMessages.upgraded(lang, lang === 'mn' ? target.name_mn : target.name_en, {
+                amount: invoice.amount,
+                currency: invoice.currency,
+              }),
       },
       log,
     );

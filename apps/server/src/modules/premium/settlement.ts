@@ -3,8 +3,6 @@ import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
 import { releaseOffer } from '../offers/redemption.js';
-import type { ProviderStatus } from '../providers/card-gateway.js';
-import { type Exchange, GatewayError } from '../providers/exchange.js';
 import {
   type PaymentLogEntry,
   type PaymentStep,
@@ -12,8 +10,8 @@ import {
   writePaymentLog,
   writePaymentLogs,
 } from '../providers/payment-log.js';
-import { type Capture, type CaptureDeps, closeAttempts, takeCapture } from './capture-once.js';
-import { checkQpayPayment } from './qpay-payments.js';
+import { type CaptureDeps, closeAttempts, takeCapture } from './capture-once.js';
+import { askProviders, type StepLine } from './provider-answers.js';
 import { refundOpenSurplus } from './surplus-refunds.js';
 import './tables.js';
 
@@ -24,68 +22,7 @@ const RENEWAL_PAYABLE_DAYS = (RENEWAL_RETRY_DAYS.at(-1) ?? 0) + 1;
 
 export type SettlementDeps = CaptureDeps;
 
-type StepLine = Omit<PaymentLogEntry, 'orderNumber' | 'currentProcess'>;
 type StepLog = (entry: StepLine) => Promise<void>;
-
-/** What the providers an invoice was opened with say of it. */
-interface ProviderAnswers {
-  /** Money taken, one entry a capture: the card page's payment, each PAID QPay payment. */
-  captures: Capture[];
-  /** Every provider asked says it is declined or cancelled (the status to close with). */
-  closed: 'declined' | 'cancelled' | null;
-  /** One provider could not be asked: nothing is closed on a partial answer. */
-  unanswered: boolean;
-  /** The log lines of the asking, for the caller to write (with what it does next, if it can). */
-  lines: StepLine[];
-}
-
-/**
- * Asks each provider the invoice was opened with: the card gateway (a card session, or no QPay
- * invoice) and QPay (a QPay invoice; a renewal may have both).
- */
-async function askProviders(
-  deps: SettlementDeps,
-  invoiceId: string,
-  invoice: { provider_token: string | null; qpay_invoice_id: string | null },
-): Promise<ProviderAnswers> {
-  const answers: ProviderAnswers = { captures: [], closed: null, unanswered: false, lines: [] };
-  const log = (line: StepLine) => answers.lines.push(line);
-  const statuses: ProviderStatus[] = [];
-  const ask = async <T extends { status: ProviderStatus }>(
-    name: string,
-    check: () => Promise<Exchange<T>>,
-  ) => {
-    try {
-      const exchange = await check();
-      const { request, response } = exchange;
-      log({ type: 'info', message: `${name} status: ${exchange.result.status}`, request, response });
-      statuses.push(exchange.result.status);
-      return exchange.result;
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error;
-      log({ type: 'error', message: error.message, request: error.request, response: error.response });
-      answers.unanswered = true;
-      return null;
-    }
-  };
-  const qpayInvoiceId = invoice.qpay_invoice_id;
-  if (!qpayInvoiceId || invoice.provider_token) {
-    const card = await ask('provider', () => deps.paymentGateway.checkPayment(invoiceId));
-    if (card?.status === 'paid') {
-      const { amount, currency } = card;
-      answers.captures.push({ method: 'card', reference: 'session', amount, currency, card: card.card });
-    }
-  }
-  if (qpayInvoiceId) {
-    const qpay = await ask('QPay', () => checkQpayPayment(deps, qpayInvoiceId));
-    for (const payment of qpay?.captures ?? []) answers.captures.push({ method: 'qpay', ...payment });
-  }
-  const first = statuses[0];
-  if (!answers.unanswered && (first === 'declined' || first === 'cancelled')) {
-    if (statuses.every((status) => status === 'declined' || status === 'cancelled')) answers.closed = first;
-  }
-  return answers;
-}
 
 /**
  * Confirms an invoice with its providers server-to-server and applies the answer: each capture

@@ -3,6 +3,7 @@ import type { TrialReturnOutcome } from '@tunes/shared/trials';
 import { notFound } from '../../lib/errors.js';
 import { ClaimTaken, refusalOf } from './claims.js';
 import { beginTrial, listener, type TrialDeps } from './start.js';
+import { tellTrialStarted } from './started-notice.js';
 import type { TrialsTable } from './tables.js';
 
 /** What the profile says of a trial row that is no longer pending. */
@@ -29,7 +30,7 @@ class Refused extends Error {
 export async function finishCardTrial(deps: TrialDeps, reference: string): Promise<TrialReturnOutcome> {
   const row = await deps.db
     .selectFrom('trials')
-    .select(['status', 'refusal'])
+    .select(['id', 'status', 'refusal'])
     .where('reference', '=', reference)
     .executeTakeFirst();
   if (!row) throw notFound('No such trial.');
@@ -48,7 +49,7 @@ export async function finishCardTrial(deps: TrialDeps, reference: string): Promi
     return closed ? outcomeOf(closed) : finishCardTrial(deps, reference);
   }
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    const outcome = await deps.db.transaction().execute(async (trx) => {
       const trial = await trx
         .selectFrom('trials')
         .select(['id', 'user_id', 'status', 'refusal', 'days', 'package_id'])
@@ -71,6 +72,9 @@ export async function finishCardTrial(deps: TrialDeps, reference: string): Promi
       });
       return 'started' as const;
     });
+    // Once per trial (its key), however many returns reach this point.
+    if (outcome === 'started') await tellTrialStarted(deps, row.id);
+    return outcome;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     await deps.db

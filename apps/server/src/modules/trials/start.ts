@@ -13,6 +13,7 @@ import { keepCard } from '../premium/saved-cards.js';
 import type { ProviderCard } from '../providers/card-gateway.js';
 import { GatewayError } from '../providers/exchange.js';
 import { accountKey, ClaimTaken, cardKey, claimKeys, notEligible, numberKey, refusalOf } from './claims.js';
+import { tellTrialStarted } from './started-notice.js';
 import './tables.js';
 
 const DAY_MS = 86_400_000;
@@ -115,6 +116,7 @@ export async function startTrial(
   const plan = await trialPlan(deps, request.MerchantCode);
   const now = deps.clock.now();
   if (request.method === 'qpay') {
+    let trialId = '';
     const endsAt = await deps.db.transaction().execute(async (trx) => {
       const user = await listener(trx, userId, true);
       const refusal = await refusalOf(trx, user, now);
@@ -131,6 +133,7 @@ export async function startTrial(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      trialId = trial.id;
       return beginTrial(trx, { trialId: trial.id, user, plan, method: 'qpay', now }).catch(
         (error: unknown) => {
           if (!(error instanceof ClaimTaken)) throw error;
@@ -138,6 +141,7 @@ export async function startTrial(
         },
       );
     });
+    await tellTrialStarted(deps, trialId);
     return { startedUntil: endsAt.toISOString() };
   }
   return openCardTrial(deps, userId, plan, now);

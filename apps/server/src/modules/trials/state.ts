@@ -34,10 +34,14 @@ export async function trialOffer(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
   return reason ? { eligible: false, reason, plans } : { eligible: true, plans };
 }
 
+/** A renewal invoice that was paid (whatever was refunded of it later): the trial converted. */
+const PAID = ['paid', 'partly_refunded', 'refunded'] as const;
+
 /**
  * The trial whose free days are the period of `subscriptionId` ending at `endDate`, if that period
- * is one: its reminder and the profile say so (billing/). Once the first renewal is paid the
- * period ends later, and the trial is over (converted).
+ * is one: its reminder, the profile, a plan change and a pause say so (billing/). The free days
+ * last until the subscription's first paid renewal, wherever its end has moved meanwhile (an
+ * operator's extension); once a renewal is paid the trial is over (converted).
  */
 export async function trialEndingAt(
   db: Kysely<Database>,
@@ -45,31 +49,46 @@ export async function trialEndingAt(
   endDate: Date,
 ): Promise<{ method: TrialMethod } | undefined> {
   return db
-    .selectFrom('trials')
-    .select('method')
-    .where('subscription_id', '=', subscriptionId)
-    .where('status', '=', 'started')
-    .where('ends_at', '=', endDate)
+    .selectFrom('trials as t')
+    .select('t.method')
+    .where('t.subscription_id', '=', subscriptionId)
+    .where('t.status', '=', 'started')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('payment_invoices as i')
+            .select('i.invoice_id')
+            .whereRef('i.subscription_id', '=', 't.subscription_id')
+            .where('i.kind', '=', 'renewal')
+            .where('i.status', 'in', PAID)
+            .where('i.period_start', '<', endDate),
+        ),
+      ),
+    )
     .executeTakeFirst();
 }
 
 /**
- * The dashboard's trials for [from, until): begun in it; converted in it (the first renewal paid,
- * whatever was refunded of it later); and begun in it and cancelled within the free days (auto-renew
- * off before the end, the first renewal never paid).
+ * The dashboard's trials for [from, until): begun in it; converted in it (the trial's
+ * subscription's first renewal paid, whatever was refunded of it later, for whatever period it
+ * was made: the free days' end moves with an extension); and begun in it and cancelled within the
+ * free days (auto-renew off before the end, no renewal ever paid).
  */
 export async function trialCounts(db: Kysely<Database>, from: Date, until: Date): Promise<DashboardTrials> {
+  const paid = sql.join(PAID.map((status) => sql.lit(status)));
   const { rows } = await sql<{ started: string; converted: string; cancelled: string }>`
     select
       (select count(*) from trials where started_at >= ${from} and started_at < ${until}) as started,
-      (select count(*) from trials t join payment_invoices i
-        on i.subscription_id = t.subscription_id and i.kind = 'renewal' and i.period_start = t.ends_at
-        where i.status in ('paid', 'partly_refunded', 'refunded')
-          and i.settled_at >= ${from} and i.settled_at < ${until}) as converted,
+      (select count(*) from (select (select min(i.settled_at) from payment_invoices i
+          where i.subscription_id = t.subscription_id and i.kind = 'renewal' and i.status in (${paid})
+        ) as first_paid from trials t where t.status = 'started') c
+        where c.first_paid >= ${from} and c.first_paid < ${until}) as converted,
       (select count(*) from trials t join subscriptions s on s.id = t.subscription_id
         where t.started_at >= ${from} and t.started_at < ${until}
-          and s.end_date = t.ends_at and s.is_auto_renew = false
-          and s.cancelled_at is not null and s.cancelled_at < t.ends_at) as cancelled`.execute(db);
+          and s.is_auto_renew = false and s.cancelled_at is not null and s.cancelled_at < s.end_date
+          and not exists (select 1 from payment_invoices i where i.subscription_id = s.id
+            and i.kind = 'renewal' and i.status in (${paid}))) as cancelled`.execute(db);
   const row = rows[0];
   return {
     started: Number(row?.started ?? 0),

@@ -15,7 +15,7 @@ import { useIsSubscribed, useSession } from '@/lib/auth';
 export default function PremiumRoute() {
   const session = useSession();
   const subscribed = useIsSubscribed();
-  const offerCode = useOfferCode();
+  const offerCode = useOfferCode(subscribed);
   const offer = offerCode.offer;
   const trial = useTrialEligibility(!subscribed).data;
   const trialPlans = trial?.eligible ? trial.plans : [];

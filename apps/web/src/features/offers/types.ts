@@ -19,7 +19,10 @@ export const OFFER_REFUSALS = {
   offer_not_for_you: 'offer.refused.not-for-you',
 } as const;
 
-export type OfferRefusalKey = (typeof OFFER_REFUSALS)[keyof typeof OFFER_REFUSALS] | 'offer.refused.failed';
+export type OfferRefusalKey =
+  | (typeof OFFER_REFUSALS)[keyof typeof OFFER_REFUSALS]
+  | 'offer.refused.too-many'
+  | 'offer.refused.failed';
 
 /** As `@tunes/shared/offers`' OFFER_CODE_PATTERN: 4–32 letters, digits and dashes, in capitals. */
 export const OFFER_CODE_PATTERN = /^[A-Z0-9-]{4,32}$/;

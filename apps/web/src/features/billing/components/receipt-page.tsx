@@ -13,6 +13,7 @@ import styles from './receipt.module.css';
  * /receipts/{invoiceId} (product.md §12): the printable receipt of one paid invoice: seller,
  * buyer, plan, period, amount with the VAT it includes, card, date and invoice number; the
  * e-barimt (bill id, lottery number, QR; a company's registry number and name) once issued.
+ * With an offer (decision 0044), the plan's price and the discount above the amount paid.
  */
 export function ReceiptPage({ invoiceId }: { invoiceId: string }) {
   const { t } = useTranslation('billing');
@@ -108,6 +109,18 @@ function ReceiptDetails({ receipt }: { receipt: Receipt }) {
           <dt>{t('receipt.invoice')}</dt>
           <dd className={styles.invoice}>{receipt.invoiceId}</dd>
         </div>
+        {receipt.discount > 0 && (
+          <>
+            <div>
+              <dt>{t('receipt.list-price')}</dt>
+              <dd>{price(receipt.amount + receipt.discount)}</dd>
+            </div>
+            <div>
+              <dt>{t('receipt.discount')}</dt>
+              <dd>{t('receipt.discount-value', { amount: price(receipt.discount) })}</dd>
+            </div>
+          </>
+        )}
         <div className={styles.total}>
           <dt>{t('receipt.amount')}</dt>
           <dd>{price(receipt.amount)}</dd>

@@ -20,6 +20,8 @@ export function offerRefusalKey(error: unknown): OfferRefusalKey {
   const code = error instanceof ApiError ? error.code : undefined;
   if (code && code in OFFER_REFUSALS) return OFFER_REFUSALS[code as keyof typeof OFFER_REFUSALS];
   if (error instanceof ApiError && error.status === 404) return OFFER_REFUSALS.offer_not_found;
+  // Codes are not to be walked: a client that tried too many is asked to wait (security.md).
+  if (error instanceof ApiError && error.status === 429) return 'offer.refused.too-many';
   return 'offer.refused.failed';
 }
 

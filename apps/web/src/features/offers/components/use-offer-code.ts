@@ -38,10 +38,16 @@ export interface OfferCodeState {
   clear(): void;
 }
 
-/** The offer code of the plans page: from a link, or typed; checked with the server. */
-export function useOfferCode(): OfferCodeState {
+/**
+ * The offer code of the plans page: from a link, or typed; checked with the server. Once the
+ * listener is `subscribed` (the code was used, or is of no use now) the tab forgets it.
+ */
+export function useOfferCode(subscribed = false): OfferCodeState {
   const linked = new URLSearchParams(useSearch()).get('offer');
   const [applied, setApplied] = useState<string | null>(null);
+  useEffect(() => {
+    if (subscribed) remember(null);
+  }, [subscribed]);
   useEffect(() => {
     const code = linked ? normalOfferCode(linked) : remembered();
     if (!code) return;
