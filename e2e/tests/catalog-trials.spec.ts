@@ -59,6 +59,14 @@ test('a trial by card: terms spelled out, the card saved with nothing charged, t
   expect(await paymentsOf(request, user)).toEqual([]);
   const trial = (await billingOf(request, user)).trial;
   expect(trial).toMatchObject({ amountAfter: 6900, method: 'card', cancelled: false });
+  // The free days cannot be paused, and a dearer plan in them is free until the trial's end.
+  await expect(billing.getByText(en('billing:pause.unavailable.trial'))).toBeVisible();
+  await billing.getByRole('button', { name: en('billing:change.open') }).click();
+  await billing.getByRole('radio', { name: /Premium Family/ }).check();
+  await expect(billing).toContainText(
+    /Premium Family starts now and stays free until .+; then .+ a month\. Nothing is charged now\./,
+  );
+  await billing.getByRole('button', { name: en('billing:change.cancel'), exact: true }).click();
   await page.getByRole('button', { name: 'Монгол' }).click();
   // The block's own name is Mongolian now.
   await expect(page.getByRole('heading', { name: mn('billing:trial.title') })).toBeVisible();

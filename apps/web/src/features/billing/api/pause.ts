@@ -24,6 +24,7 @@ const pauseErrors: ErrorMessages = {
   already_paused: 'billing:pause.already-paused',
   renewal_pending: 'billing:pause.unavailable.renewal_pending',
   needs_card: 'billing:pause.unavailable.needs_card',
+  trial_not_pausable: 'billing:pause.unavailable.trial',
   not_renewing: 'billing:pause.unavailable.not_renewing',
   plan_not_pausable: 'billing:pause.unavailable.no_plan',
   not_paused: 'billing:pause.not-paused',

@@ -84,7 +84,12 @@ export function BillingSection({
         <PausePremium version={version} amount={renewal?.amount ?? 0} currency={renewal?.currency ?? 'MNT'} />
       )}
       {renewal && !renewal.failedRenewal && subscription && currentCode && (
-        <ChangePlan subscription={subscription} renewal={renewal} hasCard={card !== null} />
+        <ChangePlan
+          subscription={subscription}
+          renewal={renewal}
+          hasCard={card !== null}
+          trialUntil={billing.data?.trial?.endsAt ?? null}
+        />
       )}
       {hasPayments && <PaymentHistory payments={payments.data ?? []} />}
     </section>

@@ -22,10 +22,13 @@ export function ChangePlan({
   subscription,
   renewal,
   hasCard,
+  trialUntil = null,
 }: {
   subscription: SubscriptionView;
   renewal: Renewal;
   hasCard: boolean;
+  /** The end of a first-time trial's free days: an upgrade in them is free (decision 0045). */
+  trialUntil?: string | null;
 }) {
   const { t, i18n } = useTranslation('billing');
   const language = i18n.language;
@@ -164,6 +167,7 @@ export function ChangePlan({
                 current={current}
                 renewal={renewal}
                 hasCard={hasCard}
+                trialUntil={trialUntil}
                 isCurrent={chosen.MerchantCode === currentCode}
                 preview={preview}
               />
@@ -202,6 +206,7 @@ function ChoiceOutcome({
   current,
   renewal,
   hasCard,
+  trialUntil,
   isCurrent,
   preview,
 }: {
@@ -209,6 +214,7 @@ function ChoiceOutcome({
   current: Plan | undefined;
   renewal: Renewal;
   hasCard: boolean;
+  trialUntil: string | null;
   isCurrent: boolean;
   preview: ReturnType<typeof usePlanChangePreview>;
 }) {
@@ -220,6 +226,13 @@ function ChoiceOutcome({
     date: formatDate(renewal.endDate, language),
     price: formatPrice(monthlyCost(chosen), chosen.Currency, language),
   };
+  if (planChangeKind(current, chosen) === 'upgrade' && trialUntil) {
+    return (
+      <p className={styles.note}>
+        {t('change.upgrade-trial', { ...values, date: formatDate(trialUntil, language) })}
+      </p>
+    );
+  }
   if (planChangeKind(current, chosen) === 'upgrade') {
     return (
       <>

@@ -46,7 +46,10 @@ export function PausePremium({
   const data = state.data;
   if (
     !data ||
-    (data.unavailable !== null && data.unavailable !== 'paused' && data.unavailable !== 'needs_card')
+    (data.unavailable !== null &&
+      data.unavailable !== 'paused' &&
+      data.unavailable !== 'needs_card' &&
+      data.unavailable !== 'trial')
   )
     return null;
   if (data.pause) {
@@ -81,8 +84,8 @@ export function PausePremium({
   return (
     <div className={styles.block}>
       <h3 className={styles.subheading}>{t('pause.title')}</h3>
-      {data.unavailable === 'needs_card' ? (
-        <p className={styles.note}>{t('pause.unavailable.needs_card')}</p>
+      {data.unavailable === 'needs_card' || data.unavailable === 'trial' ? (
+        <p className={styles.note}>{t(`pause.unavailable.${data.unavailable}`)}</p>
       ) : (
         <>
           <p className={styles.note}>{t('pause.intro')}</p>
