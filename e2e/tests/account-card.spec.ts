@@ -1,8 +1,8 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import type { Billing } from '@tunes/shared/billing';
-import { baseUrl, expect, latestMessage, outboxMark, type SignedInUser, serverNow } from '../fixtures';
+import type { Page } from '@playwright/test';
+import { baseUrl, expect, latestMessage, outboxMark, serverNow } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
+import { at, billingOf, DAY_MS, fillCard, PAID_CARD } from './clock-helpers';
 
 /**
  * The card on file replaced through the gateway's save-card page (nothing charged) and the
@@ -12,26 +12,10 @@ import { audit, text } from './a11y-helpers';
 const test = testOnOwnServer;
 test.describe.configure({ mode: 'default' });
 
-const DAY_MS = 86_400_000;
-const PAID_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
 const FAILS_LATER_CARD = '4000 0000 0000 0341';
 const mn = (key: string) => text('mn', key);
 const en = (key: string) => text('en', key);
-
-async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
-  const response = await request.get(`${baseUrl()}/api/users/me/billing`, {
-    headers: { StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as Billing;
-}
-
-async function fillCard(page: Page, card: string) {
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
-  await page.getByLabel('CVC').fill('123');
-}
 
 /** Buys Premium on /premium with the card kept for renewals, in the page's language. */
 async function buyPremium(page: Page, plan: string, getPackage: string, card: string) {

@@ -7,10 +7,10 @@ import {
   outboxMark,
   randomMsisdn,
   STORE,
-  serverNow,
 } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { LANGUAGES, text } from './a11y-helpers';
+import { at } from './clock-helpers';
 
 /**
  * Issue 37 (defect A): the listener's language is the account's. A listener who signs up with
@@ -39,19 +39,6 @@ const MESSAGES: Record<Language, { code: RegExp; reminder: RegExp; renewed: RegE
     renewed: /^Таны Премиум багц сунгагдлаа: /,
   },
 };
-
-/** Moves the server clock to `time` (never back) and runs every job then due, as an outside test does. */
-async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = (await serverNow(request)).getTime();
-  if (time > now) {
-    const moved = await request.post(`${baseUrl()}/dev/clock`, {
-      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.ok()).toBe(true);
-  }
-  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
-  expect(ran.ok(), await ran.text()).toBe(true);
-}
 
 /** Asks for a sign-in code through the API naming `language`, past the 30 s between two codes. */
 async function codeMessage(request: APIRequestContext, msisdn: string, language: Language) {

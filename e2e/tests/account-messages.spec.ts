@@ -1,5 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import type { Billing } from '@tunes/shared/billing';
+import type { Page } from '@playwright/test';
 import {
   baseUrl,
   bearer,
@@ -8,12 +7,12 @@ import {
   outboxMark,
   readOutbox,
   type SignedInUser,
-  serverNow,
   signInByApi,
   writeAuthCookie,
 } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { familyPlanWithInvitation, text } from './a11y-helpers';
+import { at, billingOf, buyByCard } from './clock-helpers';
 
 /**
  * Issue 37's messages, read from the development outbox: after every charge a message with its
@@ -27,7 +26,6 @@ test.describe.configure({ mode: 'default' });
 test.use({ timezoneId: 'Asia/Ulaanbaatar' });
 
 const mn = (key: string) => text('mn', key);
-const PAID_CARD = '4242 4242 4242 4242';
 
 const invoiceOf = (page: Page) => new URL(page.url()).searchParams.get('invoiceId') ?? '';
 
@@ -49,9 +47,7 @@ test('a first card purchase: welcome to Premium with the receipt link; each rene
   await page.goto(welcome.link ?? '');
   const receipt = page.getByRole('article', { name: 'Receipt' });
   await expect(receipt.getByText(purchase)).toBeVisible();
-  const billing = (await (
-    await page.request.get(`${baseUrl()}/api/users/me/billing`, { headers: bearer(user.access_token) })
-  ).json()) as Billing;
+  const billing = await billingOf(page.request, user);
   const end = new Date(billing.renewal?.endDate ?? '');
   const shown = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'Asia/Ulaanbaatar' }).format(
     end,

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { PauseState } from '@tunes/shared/billing';
 import {
   baseUrl,
@@ -7,11 +7,11 @@ import {
   latestMessage,
   outboxMark,
   type SignedInUser,
-  serverNow,
   signInByApi,
 } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
+import { at, buyByCard, DAY_MS } from './clock-helpers';
 
 /**
  * Premium paused for 1–3 months on /profile (issue 37, YouTube's offer), in English and
@@ -22,9 +22,6 @@ import { audit, text } from './a11y-helpers';
 const test = testOnOwnServer;
 test.describe.configure({ mode: 'default' });
 test.use({ timezoneId: 'Asia/Ulaanbaatar' });
-
-const DAY_MS = 86_400_000;
-const PAID_CARD = '4242 4242 4242 4242';
 
 async function pauseOf(request: APIRequestContext, user: SignedInUser): Promise<PauseState> {
   const response = await request.get(`${baseUrl()}/api/users/me/pause`, {

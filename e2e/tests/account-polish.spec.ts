@@ -9,12 +9,12 @@ import {
   randomEmail,
   randomMsisdn,
   type SignedInUser,
-  serverNow,
   signInByApi,
   test,
 } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { familyPlanWithInvitation, LANGUAGES, text, useLanguage, WIDTHS } from './a11y-helpers';
+import { at, DAY_MS } from './clock-helpers';
 
 /**
  * Issue 37's smaller listener defects: an invitation sent by SMS or e-mail, toasts that leave the
@@ -247,20 +247,6 @@ async function messagesTo(request: APIRequestContext, to: string): Promise<strin
   return ((await response.json()) as { text: string }[]).map((message) => message.text).reverse();
 }
 
-/** Moves the own server's clock to `time` (never back) and runs every job then due. */
-async function at(request: APIRequestContext, time: number): Promise<void> {
-  const now = (await serverNow(request)).getTime();
-  if (time > now) {
-    const moved = await request.post(`${baseUrl()}/dev/clock`, {
-      data: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.ok()).toBe(true);
-  }
-  const ran = await request.post(`${baseUrl()}/dev/jobs/run-due`, { timeout: 60_000 });
-  expect(ran.ok(), await ran.text()).toBe(true);
-}
-
-const DAY_MS = 86_400_000;
 /** The dates a message names, as the site writes them in that language. */
 const MESSAGE_DATE: Record<Language, RegExp> = {
   en: /[A-Z][a-z]+ \d{1,2}, \d{4}/g,

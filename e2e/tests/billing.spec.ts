@@ -1,8 +1,9 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import type { Billing, PaymentEntry } from '@tunes/shared/billing';
-import { baseUrl, expect, type SignedInUser, serverNow, signInByApi, writeAuthCookie } from '../fixtures';
+import type { PaymentEntry } from '@tunes/shared/billing';
+import { baseUrl, expect, type SignedInUser, signInByApi, writeAuthCookie } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
+import { at, billingOf, fillCard, PAID_CARD } from './clock-helpers';
 
 /**
  * The billing lifecycle in the browser (product.md §12): the saved card at checkout, renewals
@@ -13,17 +14,11 @@ import { audit, text } from './a11y-helpers';
 const test = testOnOwnServer;
 
 const DAY_SECONDS = 86_400;
-const PAID_CARD = '4242 4242 4242 4242';
 const FAILS_LATER_CARD = '4000 0000 0000 0341';
 
 const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
 
-async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
-  const response = await request.get(`${baseUrl()}/api/users/me/billing`, { headers: auth(user) });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as Billing;
-}
-
+/** The listener's payment history, newest first (as /profile lists it). */
 async function paymentsOf(request: APIRequestContext, user: SignedInUser): Promise<PaymentEntry[]> {
   const response = await request.get(`${baseUrl()}/api/users/me/payments`, { headers: auth(user) });
   expect(response.ok()).toBe(true);
@@ -32,9 +27,7 @@ async function paymentsOf(request: APIRequestContext, user: SignedInUser): Promi
 
 async function payWithCard(page: Page, card: string) {
   await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=[\w-]+&os=PC$/);
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
-  await page.getByLabel('CVC').fill('123');
+  await fillCard(page, card);
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 

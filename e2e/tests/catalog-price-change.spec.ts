@@ -1,9 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Billing, PaymentEntry } from '@tunes/shared/billing';
-import { generate } from 'otplib';
 import { baseUrl, expect, readOutbox, type SignedInUser, serverNow } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
-import { createOperator, type ReadyOperator } from './console-helpers';
+import { at, billingOf, DAY_MS, fillCard, paymentsOf } from './clock-helpers';
+import { consolePage, createOperator } from './console-helpers';
 
 /**
  * A price change with notice (issue 38, product.md §1 "30-day notice of price changes"), walked
@@ -15,23 +14,11 @@ import { createOperator, type ReadyOperator } from './console-helpers';
 const test = testOnOwnServer;
 test.describe.configure({ mode: 'default' });
 
-const DAY = 86_400_000;
-const PAID_CARD = '4242 4242 4242 4242';
-const auth = (user: SignedInUser) => ({ StoreId: 'MNCO', Authorization: `Bearer ${user.access_token}` });
-
-async function billingOf(request: APIRequestContext, user: SignedInUser): Promise<Billing> {
-  const response = await request.get(`${baseUrl()}/api/users/me/billing`, { headers: auth(user) });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as Billing;
-}
-
+/** The amounts of the subscriber's paid renewals, oldest first. */
 async function renewalAmounts(request: APIRequestContext, user: SignedInUser): Promise<number[]> {
-  const response = await request.get(`${baseUrl()}/api/users/me/payments`, { headers: auth(user) });
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as PaymentEntry[])
+  return (await paymentsOf(request, user))
     .filter((payment) => payment.kind === 'renewal' && payment.status === 'paid')
-    .map((payment) => payment.amount)
-    .reverse();
+    .map((payment) => payment.amount);
 }
 
 /** The price messages the subscriber was sent, oldest first. */
@@ -42,21 +29,6 @@ async function priceMessages(request: APIRequestContext, user: SignedInUser): Pr
     .reverse();
 }
 
-/**
- * Signs an admin in on the console: the authenticator's code is the one for the server's clock,
- * which this test has moved days ahead.
- */
-async function adminPage(page: Page, request: APIRequestContext, operator: ReadyOperator) {
-  const epoch = Math.floor((await serverNow(request)).getTime() / 1000);
-  await page.goto('/admin/sign-in');
-  await page.getByLabel('E-mail').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByLabel('Authenticator code').fill(await generate({ secret: operator.totpSecret, epoch }));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  return page;
-}
-
 async function buyPremium(page: Page) {
   await page.goto('/premium');
   await expect(page.getByRole('checkbox', { name: 'Save my card for renewals' })).toBeChecked();
@@ -65,9 +37,7 @@ async function buyPremium(page: Page) {
     .getByRole('button', { name: 'Get package' })
     .click();
   await expect(page).toHaveURL(/\/sandbox-gateway\/payment\?token=[\w-]+&os=PC$/);
-  await page.getByLabel('Card number').fill(PAID_CARD);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
-  await page.getByLabel('CVC').fill('123');
+  await fillCard(page);
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page).toHaveURL(/\/success\?invoiceId=/);
 }
@@ -87,9 +57,15 @@ test('a price rise reaches a subscriber with two messages and is charged only fr
   expect(bought.renewal?.amount).toBe(6900);
 
   // Five days on, an admin raises the price in the console.
-  await at(request, (await serverNow(request)).getTime() + 5 * DAY);
-  const context = await browser.newContext({ baseURL: baseURL ?? baseUrl() });
-  const admin = await adminPage(await context.newPage(), request, await createOperator(request, 'admin'));
+  await at(request, (await serverNow(request)).getTime() + 5 * DAY_MS);
+  // Signed in with the authenticator's code for the server's clock, moved days ahead.
+  const admin = await consolePage(
+    browser,
+    baseURL ?? baseUrl(),
+    await createOperator(request, 'admin'),
+    undefined,
+    await serverNow(request),
+  );
   await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Plans' }).click();
   const row = admin.getByRole('row').filter({ hasText: 'PREMIUM_1M · premium' });
   await row.getByRole('button', { name: 'New price' }).click();
@@ -99,7 +75,7 @@ test('a price rise reaches a subscriber with two messages and is charged only fr
   await dialog.getByRole('button', { name: 'New price' }).click();
   await expect(admin.getByText(/^New price 7,900 ₮\. 1 subscriber is told/)).toBeVisible();
   await expect(row).toContainText('Was 6,900 ₮');
-  await context.close();
+  await admin.context().close();
 
   // The first message goes at once; /profile shows the coming price and its date, in both languages.
   await at(request, (await serverNow(request)).getTime() + 60_000);
@@ -119,17 +95,17 @@ test('a price rise reaches a subscriber with two messages and is charged only fr
   await page.getByRole('button', { name: 'English' }).click();
 
   // The renewal inside the 30 days is charged the old price.
-  await at(request, firstRenewal - 3 * DAY + 60_000);
+  await at(request, firstRenewal - 3 * DAY_MS + 60_000);
   await at(request, firstRenewal + 60_000);
   expect(await renewalAmounts(request, user)).toEqual([6900]);
   expect(await priceMessages(request, user)).toHaveLength(1);
 
   // A week before the first charge at the new price, the second message; then the charge.
-  await at(request, secondRenewal - 7 * DAY + 60_000);
+  await at(request, secondRenewal - 7 * DAY_MS + 60_000);
   const both = await priceMessages(request, user);
   expect(both).toHaveLength(2);
   expect(both[1]).toMatch(/^Reminder: on .+ your Premium renews at its new price of ₮7,900 \(was ₮6,900\)\./);
-  await at(request, secondRenewal - 3 * DAY + 60_000);
+  await at(request, secondRenewal - 3 * DAY_MS + 60_000);
   await at(request, secondRenewal + 60_000);
   expect(await renewalAmounts(request, user)).toEqual([6900, 7900]);
   expect(await priceMessages(request, user)).toHaveLength(2);

@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
  * The resumption (before each job scan): a pause whose day has come ends, and its subscription's
  * period boundary moves to the resumption day, so the renewal run (billing.renew, in the same
  * scan) charges the card for a period from that day. A stale pause (its plan moved on: cancelled,
- * resumed early, renewed) just ends. One statement: a pause is moved once whatever runs at once.
+ * resumed early, renewed) just ends. One statement moves a pause once whatever runs at once.
  */
 export async function resumeDuePauses(deps: Pick<Deps, 'db'>, now: Date): Promise<number> {
   // An owner who bought Premium again during the pause has it: the paused plan ends uncharged.
@@ -24,18 +24,30 @@ export async function resumeDuePauses(deps: Pick<Deps, 'db'>, now: Date): Promis
       and s.end_date = z.starts_at and s.next_billing_at = z.resumes_at
       and exists (select 1 from subscriptions o
         where o.owner_id = s.owner_id and o.id <> s.id and o.end_date > ${now})`.execute(deps.db);
-  const { rows } = await sql<{ subscription_id: string }>`
-    with due as (
-      update subscription_pauses set status = 'ended', ended_at = ${now}
-      where status = 'scheduled' and resumes_at <= ${now}
-      returning subscription_id, starts_at, resumes_at
-    )
-    update subscriptions s set end_date = due.resumes_at, updated_at = ${now}
-    from due
-    where s.id = due.subscription_id and s.end_date = due.starts_at
-      and s.next_billing_at = due.resumes_at and s.is_auto_renew
-    returning s.id as subscription_id`.execute(deps.db);
-  return rows.length;
+  return deps.db.transaction().execute(async (trx) => {
+    // The plans first, then their pauses: the order a pause or an early resume takes them
+    // (pause.ts), so on the resumption day they wait for each other rather than deadlock.
+    const { rows: plans } = await sql<{ id: string }>`
+      select s.id from subscriptions s
+      where exists (select 1 from subscription_pauses z
+        where z.subscription_id = s.id and z.status = 'scheduled' and z.resumes_at <= ${now})
+      order by s.id
+      for update`.execute(trx);
+    if (plans.length === 0) return 0;
+    const { rows } = await sql<{ subscription_id: string }>`
+      with due as (
+        update subscription_pauses set status = 'ended', ended_at = ${now}
+        where status = 'scheduled' and resumes_at <= ${now}
+          and subscription_id in (${sql.join(plans.map((plan) => plan.id))})
+        returning subscription_id, starts_at, resumes_at
+      )
+      update subscriptions s set end_date = due.resumes_at, updated_at = ${now}
+      from due
+      where s.id = due.subscription_id and s.end_date = due.starts_at
+        and s.next_billing_at = due.resumes_at and s.is_auto_renew
+      returning s.id as subscription_id`.execute(trx);
+    return rows.length;
+  });
 }
 
 /** The message 3 days before a pause ends (issue 37), once per pause. */

@@ -143,21 +143,6 @@ async function renewsByCard(deps: Pick<Deps, 'db'>, userId: string): Promise<boo
 }
 
 /**
- * Holds the plan's scheduled pauses before the plan's row, in the order the resumption's one
- * statement takes them (pause-schedule.ts: the pause, then its plan), so a pause or resume on the
- * resumption day and the job's resumption wait for each other rather than deadlock.
- */
-async function holdPausesOf(trx: Kysely<Database>, subscriptionId: string) {
-  await trx
-    .selectFrom('subscription_pauses')
-    .select('subscription_id')
-    .where('subscription_id', '=', subscriptionId)
-    .where('status', '=', 'scheduled')
-    .forUpdate()
-    .execute();
-}
-
-/**
  * `POST /api/subscriptions/{id}/pause` `{ months }` (issue 37, YouTube's offer): Premium runs to
  * the end of the paid period, then pauses for 1–3 months for the owner and every member; the
  * renewal moves by that span and the card is charged on the resumption day. One pause at a time:
@@ -174,7 +159,6 @@ export async function pausePremium(
   await ownedSubscription(deps, userId, subscriptionId);
   const now = deps.clock.now();
   const pause = await deps.db.transaction().execute(async (trx) => {
-    await holdPausesOf(trx, subscriptionId);
     const s = await trx
       .selectFrom('subscriptions')
       .select(['id', 'end_date', 'next_billing_at', 'is_auto_renew', 'renewal_attempts', 'source_type'])
@@ -249,7 +233,6 @@ export async function resumePremium(
   await ownedSubscription(deps, userId, subscriptionId);
   const now = deps.clock.now();
   const started = await deps.db.transaction().execute(async (trx) => {
-    await holdPausesOf(trx, subscriptionId);
     await trx.selectFrom('subscriptions').select('id').where('id', '=', subscriptionId).forUpdate().execute();
     const live = await livePauses(trx).where('z.subscription_id', '=', subscriptionId).executeTakeFirst();
     if (!live) throw conflict('This plan is not paused.', 'not_paused');
