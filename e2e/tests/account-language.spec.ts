@@ -1,13 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  baseUrl,
-  bearer,
-  expect,
-  latestMessage,
-  outboxMark,
-  randomMsisdn,
-  STORE,
-} from '../fixtures';
+import { baseUrl, bearer, expect, latestMessage, outboxMark, randomMsisdn, STORE } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { LANGUAGES, text } from './a11y-helpers';
 import { at } from './clock-helpers';
