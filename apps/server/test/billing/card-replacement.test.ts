@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { STORE, withPlans } from '../helpers/factories.js';
 import { FAILS_LATER_CARD, PAID_CARD, subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -60,19 +61,8 @@ async function messagesTo(msisdn: string) {
   return response.json() as { text: string; link: string | null }[];
 }
 
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 describe('replacing the card on file (the gateway save-card flow, no charge)', () => {
   it('a failing card replaced by a good one: nothing charged at the save, the failed renewal paid with the new card at the next run', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/modules/premium/period.js';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { createUser, PLAN_CODES, withPlans } from '../helpers/factories.js';
 import {
   FAILS_LATER_CARD,
@@ -28,18 +29,8 @@ const DAY = 86_400_000;
 /** Requests at once in a burst (hundreds, as many tabs, clients and jobs could send). */
 const BURST = 300;
 
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 const pause = (headers: Record<string, string>, id: string, months: number) =>
   t.app.inject({ method: 'POST', url: `/api/subscriptions/${id}/pause`, headers, payload: { months } });

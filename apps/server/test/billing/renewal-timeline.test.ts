@@ -1,6 +1,7 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageDate } from '../../src/lib/message-date.js';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { PLAN_CODES, STORE, withPlans } from '../helpers/factories.js';
 import { FAILS_LATER_CARD, subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -16,20 +17,8 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Moves the server clock with the development contract and runs what is due. */
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 /** The dates an English message names ("December 1, 2026"). */
 const datesIn = (text: string) => [...text.matchAll(/[A-Z][a-z]+ \d{1,2}, \d{4}/g)].map((match) => match[0]);

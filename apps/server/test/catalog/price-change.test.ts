@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRenewalStep } from '../../src/modules/billing/renewal.js';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { consoleCall, signedInOperator } from '../helpers/console.js';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import {
   checkout,
@@ -30,20 +31,8 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Moves the server clock with the development contract and runs what is due. */
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 async function priceMessages(msisdn: string) {
   const response = await t.app.inject({ method: 'GET', url: `/dev/outbox?to=${msisdn}` });

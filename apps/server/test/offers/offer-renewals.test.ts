@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/modules/premium/period.js';
 import { consoleCall, signedInOperator } from '../helpers/console.js';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
 import {
   checkout,
@@ -25,20 +26,8 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Moves the server clock with the development contract and runs what is due (as renewals.test.ts). */
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 describe('an offer for 3 periods', () => {
   it('prices the purchase and two renewals with the discount, then the full price; receipts and dashboard show it', async () => {

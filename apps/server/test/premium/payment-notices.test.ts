@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueAt } from '../helpers/dev-clock.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
 import { payOnGateway, returnToShop, startCheckout, subscriber } from '../helpers/premium.js';
 import { answerAtBank, qpayCheckout } from '../helpers/qpay-factories.js';
@@ -18,18 +19,8 @@ async function messagesTo(to: string) {
   return response.json() as { text: string; link: string | null }[];
 }
 
-async function at(time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-  }
-  const ran = await t.app.inject({ method: 'POST', url: '/dev/jobs/run-due' });
-  expect(ran.statusCode, ran.body).toBe(200);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+const at = (time: number) => runDueAt(t, time);
 
 const receiptOf = (invoiceId: string) =>
   `${t.deps.config.PUBLIC_URL}/receipts/${encodeURIComponent(invoiceId)}`;

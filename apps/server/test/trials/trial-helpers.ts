@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
+import { runDueAt } from '../helpers/dev-clock.js';
 import type { QpayAnswer } from '../helpers/qpay-factories.js';
-import { answerAtBank, runDue } from '../helpers/qpay-factories.js';
+import { answerAtBank } from '../helpers/qpay-factories.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /** The trial calls as the site makes them, shared by the trial suites. */
@@ -31,19 +32,8 @@ export async function startTrial(
   return response.json() as { url?: string; startedUntil?: string };
 }
 
-/** Moves the server clock with the development contract (never back) and runs what is due. */
-export async function at(t: TestApp, time: number) {
-  const now = t.clock.now().getTime();
-  if (time > now) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: '/dev/clock',
-      payload: { advanceSeconds: Math.ceil((time - now) / 1000) },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  return runDue(t);
-}
+/** Moves the server clock (development contract) and runs what is due. */
+export const at = runDueAt;
 
 /** The messages sent to a number, oldest first. */
 export async function messagesTo(t: TestApp, to: string) {
