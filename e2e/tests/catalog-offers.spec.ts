@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, readOutbox, type SignedInUser, serverNow } from '../fixtures';
+import { baseUrl, bearer, expect, readOutbox, type SignedInUser, serverNow, signInByApi } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
 import { at, billingOf, DAY_MS, fillCard, paymentsOf } from './clock-helpers';
@@ -10,7 +10,8 @@ import { consolePage, createOperator } from './console-helpers';
  * offer in the console; a new listener follows its link to /premium, sees the plans at the
  * offer's price and buys one by card; /profile shows the offer; the renewals inside its periods
  * are charged the offer's price and the next the full price; the receipt shows the discount. An
- * ended offer's code says so, in English and Mongolian.
+ * ended offer's code says so, in English and Mongolian; a burst of checkouts stops at the
+ * offer's limit.
  */
 const test = testOnOwnServer;
 test.describe.configure({ mode: 'default' });
@@ -86,6 +87,46 @@ test("an ended offer's code says so, in English and Mongolian", async ({
   await expect(page.getByRole('alert').filter({ hasText: 'This offer code is not valid.' })).toBeVisible();
 });
 
+test('a burst of 20 checkouts with a code limited to 3 buys 3; the next listener is told it is fully redeemed', async ({
+  browser,
+  baseURL,
+  page,
+  request,
+  signIn,
+}) => {
+  test.setTimeout(180_000);
+  const code = newCode('FEW');
+  const admin = await consolePage(browser, baseURL ?? '', await createOperator(request, 'admin'));
+  await makeOffer(admin, { code, percent: 20, periods: 1, limit: 3 });
+  await admin.context().close();
+
+  // Twenty listeners send their checkout with the code at the same moment.
+  const listeners = await Promise.all(Array.from({ length: 20 }, () => signInByApi(request)));
+  const answers = await Promise.all(
+    listeners.map((listener) =>
+      request.post(`${baseUrl()}/api/payments/checkout`, {
+        headers: bearer(listener.access_token),
+        data: { MerchantCode: 'PREMIUM_1M', OfferCode: code },
+      }),
+    ),
+  );
+  const statuses = answers.map((answer) => answer.status());
+  expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+  expect(statuses.filter((status) => status === 409)).toHaveLength(17);
+
+  // The next listener who follows the code sees it is used up, in both languages.
+  await signIn();
+  await page.goto(`/premium?offer=${code}`);
+  await expect(page.getByRole('alert').filter({ hasText: en('premium:offer.refused.exhausted') })).toHaveText(
+    'This offer has been fully redeemed.',
+  );
+  await page.getByRole('button', { name: 'Монгол' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: mn('premium:offer.refused.exhausted') }),
+  ).toBeVisible();
+});
+
+// Last: it moves the server's clock.
 test('an offer by its link: 50% off the purchase and the first renewal, then the full price', async ({
   browser,
   baseURL,
