@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { ColumnType } from 'kysely';
 import type { Deps } from '../../deps.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
-import { keepCard } from '../premium/saved-cards.js';
-import { GatewayError } from '../providers/exchange.js';
+import { keepCard, openSaveCardPage } from '../premium/saved-cards.js';
 import '../premium/tables.js';
 
 export type CardReplacementStatus = 'pending' | 'saved' | 'declined' | 'cancelled';
@@ -49,24 +47,16 @@ export async function startCardReplacement(deps: CardReplacementDeps, userId: st
     .insertInto('card_replacements')
     .values({ reference, user_id: userId, created_at: deps.clock.now() })
     .execute();
-  try {
-    const session = await deps.paymentGateway.openCardSession({
-      reference,
-      redirect_url: cardReturnUrl(deps.config.PUBLIC_URL, reference),
-      languageCode: user.language === 'mn' ? 'mn' : 'en',
-      ...(user.phone_number ? { phone: user.phone_number } : {}),
-      ...(user.primary_email ? { email: user.primary_email } : {}),
-    });
-    return { url: deps.paymentGateway.cardPageUrl(session.result.token) };
-  } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
-    await deps.db
-      .updateTable('card_replacements')
-      .set({ status: 'cancelled', settled_at: deps.clock.now() })
-      .where('reference', '=', reference)
-      .execute();
-    throw new AppError(502, API_ERROR_CODES.paymentGatewayError, 'The card gateway could not open its page.');
-  }
+  return openSaveCardPage(deps, user, {
+    reference,
+    redirectUrl: cardReturnUrl(deps.config.PUBLIC_URL, reference),
+    onRefused: () =>
+      deps.db
+        .updateTable('card_replacements')
+        .set({ status: 'cancelled', settled_at: deps.clock.now() })
+        .where('reference', '=', reference)
+        .execute(),
+  });
 }
 
 /**

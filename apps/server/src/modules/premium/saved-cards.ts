@@ -1,6 +1,9 @@
 import type { SavedCard } from '@tunes/shared/billing';
+import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
+import { AppError } from '../../lib/errors.js';
 import type { ProviderCard } from '../providers/card-gateway.js';
+import { GatewayError } from '../providers/exchange.js';
 import './tables.js';
 
 /**
@@ -48,4 +51,30 @@ export async function savedCard(deps: Pick<Deps, 'db'>, userId: string): Promise
 export async function removeCard(deps: Pick<Deps, 'db'>, userId: string): Promise<boolean> {
   const removed = await deps.db.deleteFrom('saved_cards').where('user_id', '=', userId).executeTakeFirst();
   return Number(removed.numDeletedRows) > 0;
+}
+
+/**
+ * Opens the gateway's save-card page (no charge) for a listener, under our unguessable
+ * `reference`, returning to `redirectUrl` (a new card on file, a card trial). A gateway that
+ * cannot open it: `onRefused` closes what the reference began, and the listener gets a 502.
+ */
+export async function openSaveCardPage(
+  deps: Pick<Deps, 'paymentGateway'>,
+  user: { language: string; phone_number: string | null; primary_email: string | null },
+  session: { reference: string; redirectUrl: string; onRefused: () => Promise<unknown> },
+): Promise<{ url: string }> {
+  try {
+    const opened = await deps.paymentGateway.openCardSession({
+      reference: session.reference,
+      redirect_url: session.redirectUrl,
+      languageCode: user.language === 'mn' ? 'mn' : 'en',
+      ...(user.phone_number ? { phone: user.phone_number } : {}),
+      ...(user.primary_email ? { email: user.primary_email } : {}),
+    });
+    return { url: deps.paymentGateway.cardPageUrl(opened.result.token) };
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await session.onRefused();
+    throw new AppError(502, API_ERROR_CODES.paymentGatewayError, 'The card gateway could not open its page.');
+  }
 }

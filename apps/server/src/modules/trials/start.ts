@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { TrialMethod, TrialStartRequest, TrialStartResponse } from '@tunes/shared/trials';
 import type { Kysely } from 'kysely';
 import type { Database, Package } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { enforce } from '../../lib/throttle.js';
 import { recordGrant } from '../premium/ledger.js';
 import { findPlanByCode } from '../premium/plans.js';
-import { keepCard } from '../premium/saved-cards.js';
+import { keepCard, openSaveCardPage } from '../premium/saved-cards.js';
 import type { ProviderCard } from '../providers/card-gateway.js';
-import { GatewayError } from '../providers/exchange.js';
 import { accountKey, ClaimTaken, cardKey, claimKeys, notEligible, numberKey, refusalOf } from './claims.js';
 import { tellTrialStarted } from './started-notice.js';
 import './tables.js';
@@ -166,22 +164,10 @@ async function openCardTrial(deps: TrialDeps, userId: string, plan: Package, now
       created_at: now,
     })
     .execute();
-  try {
-    const session = await deps.paymentGateway.openCardSession({
-      reference,
-      redirect_url: trialReturnUrl(deps.config.PUBLIC_URL, reference),
-      languageCode: user.language === 'mn' ? 'mn' : 'en',
-      ...(user.phone_number ? { phone: user.phone_number } : {}),
-      ...(user.primary_email ? { email: user.primary_email } : {}),
-    });
-    return { url: deps.paymentGateway.cardPageUrl(session.result.token) };
-  } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
-    await deps.db
-      .updateTable('trials')
-      .set({ status: 'cancelled' })
-      .where('reference', '=', reference)
-      .execute();
-    throw new AppError(502, API_ERROR_CODES.paymentGatewayError, 'The card gateway could not open its page.');
-  }
+  return openSaveCardPage(deps, user, {
+    reference,
+    redirectUrl: trialReturnUrl(deps.config.PUBLIC_URL, reference),
+    onRefused: () =>
+      deps.db.updateTable('trials').set({ status: 'cancelled' }).where('reference', '=', reference).execute(),
+  });
 }
