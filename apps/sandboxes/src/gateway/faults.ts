@@ -11,6 +11,7 @@ export const GATEWAY_CALLS = [
   'refund',
   'void',
   'transactions',
+  'card-session',
   '*',
 ] as const;
 export type GatewayCall = (typeof GATEWAY_CALLS)[number];

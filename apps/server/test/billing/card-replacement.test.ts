@@ -112,6 +112,25 @@ describe('replacing the card on file (the gateway save-card flow, no charge)', (
     expect(visitor.statusCode).toBe(401);
   });
 
+  it('a gateway that cannot open the page: 502, and the session is closed', async () => {
+    const { headers, user } = await subscriber(t);
+    const ordered = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox-gateway/test/faults',
+      payload: { call: 'card-session', count: 1, kind: 'unavailable' },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(204);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/users/me/card/replace', headers });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ message: 'The card gateway could not open its page.' });
+    const sessions = await t.db
+      .selectFrom('card_replacements')
+      .select('status')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(sessions.map((session) => session.status)).toEqual(['cancelled']);
+  });
+
   it('the sandbox refuses what the gateway would: an amount on a save-card session, a reused reference', async () => {
     const base = {
       client_id: t.deps.config.PAYMENT_CLIENT_ID,
