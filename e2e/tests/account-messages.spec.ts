@@ -88,6 +88,8 @@ test('in Mongolian: a QPay purchase is welcomed in Mongolian with its receipt li
   await phone.goto(link ?? '');
   await phone.getByRole('link', { name: /Khan bank/ }).click();
   await phone.getByRole('button', { name: /^Approve payment/ }).click();
+  // Closing the phone while its approval is still posting can hang Chromium's close (CI, stop 43).
+  await expect(phone.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
   await phone.close();
   await expect(page).toHaveURL(/\/success\?invoiceId=/, { timeout: 20_000 });
 
