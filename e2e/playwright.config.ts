@@ -47,7 +47,9 @@ export default defineConfig({
   ],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Actions, DOM snapshots and network of a failed test; no screencast (its frames cost ~20 % of
+    // the layer's CPU, and the failure's own screenshot is kept).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath,

@@ -53,6 +53,44 @@ export async function settle(page: Page): Promise<void> {
   await expect(page.locator('main')).toBeVisible();
 }
 
+/**
+ * Opens `path` in each language at the first of `widths`, then resizes the window through the
+ * others, calling `check` at each with where it is: one load per language rather than one per
+ * width (the site's media queries and resize listeners lay the page out again, as they do for a
+ * turned phone). Returns every finding.
+ */
+export async function visitAtWidths(
+  page: Page,
+  path: string,
+  widths: readonly number[],
+  check: (page: Page, where: string) => Promise<string[]>,
+  ready?: (page: Page) => Promise<void>,
+): Promise<string[]> {
+  const findings: string[] = [];
+  for (const language of LANGUAGES) {
+    for (const [index, width] of widths.entries()) {
+      await page.setViewportSize({ width, height: 900 });
+      if (index === 0) {
+        // The stored choice is read at start-up; any page of the site can hold it.
+        if (!page.url().startsWith('http')) await page.goto('/help');
+        await page.evaluate((code) => window.localStorage.setItem('language', code), language);
+        await page.goto(path);
+        await settle(page);
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        await ready?.(page);
+      } else {
+        await page.waitForFunction((expected) => window.innerWidth === expected, width);
+        // Two frames: what the resize listeners render is committed and laid out.
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+      }
+      findings.push(...(await check(page, `${path} ${language} ${width}px`)));
+    }
+  }
+  return findings;
+}
+
 /** Serious and critical axe violations on the page (or inside `include`), one readable line each. */
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);

@@ -16,6 +16,7 @@ import {
   settle,
   text,
   useLanguage,
+  visitAtWidths,
   WIDTHS,
 } from './a11y-helpers';
 
@@ -25,28 +26,13 @@ import {
  * landing page's video modal, the mobile menu, or the signed-in and family-owner pages.
  */
 
-/** Visits `path` in every language and width and returns every finding. */
-async function auditEverywhere(page: Page, path: string, ready?: (page: Page) => Promise<void>) {
-  const findings: string[] = [];
-  for (const language of LANGUAGES) {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      // The stored choice is read at start-up; any page of the site can hold it.
-      if (!page.url().startsWith('http')) await page.goto('/help');
-      await page.evaluate((code) => window.localStorage.setItem('language', code), language);
-      await page.goto(path);
-      await settle(page);
-      await expect(page.locator('html')).toHaveAttribute('lang', language);
-      await ready?.(page);
-      findings.push(...(await audit(page, `${path} ${language} ${width}px`)));
-    }
-  }
-  return findings;
-}
+/** Visits `path` in both languages at 360 and 1440 px and returns every finding. */
+const auditEverywhere = (page: Page, path: string, ready?: (page: Page) => Promise<void>) =>
+  visitAtWidths(page, path, WIDTHS, audit, ready);
 
 test.describe('every route, both languages, 360 and 1440 px', () => {
-  // Each test loads its route four times and scans each with axe: up to 55 s with two CI runs
-  // side by side.
+  // Each test loads its route twice and scans it four times with axe: up to 55 s with two CI
+  // runs side by side.
   test.describe.configure({ timeout: 120_000 });
   for (const path of [...declaredRoutes(), '/no/such/page']) {
     test(`${path} as a visitor has no serious or critical violations`, async ({ page }) => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signInByApi, test, writeAuthCookie } from '../fixtures';
-import { declaredRoutes, familyPlanWithInvitation, LANGUAGES, settle } from './a11y-helpers';
+import { declaredRoutes, familyPlanWithInvitation, visitAtWidths } from './a11y-helpers';
 
 /**
  * Issue 19 (defect 1): no page scrolls sideways at 320, 360, 1024 or 1440 px, on any route, in
@@ -39,25 +39,18 @@ async function sidewaysOverflow(page: Page) {
   });
 }
 
-/** Visits `path` in both languages at every width; returns where the page scrolls sideways. */
-async function sidewaysEverywhere(page: Page, path: string, ready?: (page: Page) => Promise<void>) {
-  const findings: string[] = [];
-  for (const language of LANGUAGES) {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 800 });
-      if (!page.url().startsWith('http')) await page.goto('/help');
-      await page.evaluate((code) => window.localStorage.setItem('language', code), language);
-      await page.goto(path);
-      await settle(page);
-      await expect(page.locator('html')).toHaveAttribute('lang', language);
-      await ready?.(page);
-      const { overflow, culprits } = await sidewaysOverflow(page);
-      if (overflow > 0)
-        findings.push(`${path} ${language} ${width}px: ${overflow}px too wide: ${culprits.join(', ')}`);
-    }
-  }
-  return findings;
-}
+/** Where `path` scrolls sideways in both languages at every width. */
+const sidewaysEverywhere = (page: Page, path: string, ready?: (page: Page) => Promise<void>) =>
+  visitAtWidths(
+    page,
+    path,
+    WIDTHS,
+    async (current, where) => {
+      const { overflow, culprits } = await sidewaysOverflow(current);
+      return overflow > 0 ? [`${where}: ${overflow}px too wide: ${culprits.join(', ')}`] : [];
+    },
+    ready,
+  );
 
 test.describe('no page scrolls sideways at 320, 360, 1024 and 1440 px', () => {
   for (const path of [...declaredRoutes(), '/no/such/page']) {
