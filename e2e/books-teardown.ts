@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { BooksReport } from '@tunes/shared/books-codes';
 
 /**
@@ -11,6 +12,8 @@ import type { BooksReport } from '@tunes/shared/books-codes';
 const GRACE_SECONDS = 60;
 
 export default async function booksTeardown(): Promise<void> {
+  // The own servers' template database (own-server.ts) is no longer needed: every worker has ended.
+  if (process.env.E2E_OWN_TEMPLATE) rmSync(process.env.E2E_OWN_TEMPLATE, { recursive: true, force: true });
   const origin = `http://localhost:${process.env.E2E_PORT}`;
   const response = await fetch(`${origin}/dev/books?graceSeconds=${GRACE_SECONDS}`);
   if (!response.ok) {

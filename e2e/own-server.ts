@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,7 +55,16 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
   const fresh = !existsSync(path.join(dataDir, 'pgdata'));
   const fromTemplate = fresh && TEMPLATE_SAFE(env) ? await templateData() : undefined;
   if (fromTemplate) cpSync(fromTemplate, path.join(dataDir, 'pgdata'), { recursive: true });
-  return launch({ ...env, DATA_DIR: dataDir });
+  const server = await launch({ ...env, DATA_DIR: dataDir });
+  if (env.DATA_DIR) return server;
+  // A directory made here goes with its server (each is ~40 MB).
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Settings that shape the database at its first start: a server given any starts from nothing. */

@@ -5,7 +5,9 @@ import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import '../premium/tables.js';
 import './pay-renewals-by.js';
+import { offerRenewalDiscount } from '../offers/pricing.js';
 import { renewalCostOf } from '../prices/price-schedule.js';
+import { trialEndingWith } from '../trials/state.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -95,13 +97,29 @@ function renewalFactsOf<S extends StepSubscription>(db: QueryCreator<Database & 
   );
 }
 
-/** A subscription's renewal facts (the reminder's read): one round trip, its query built once. */
-const selectRenewalFacts = prepared((db: Kysely<Database>, args: { subscriptionId: string }) =>
+/**
+ * The reminder's read, one round trip with its query built once: a subscription's renewal facts,
+ * what its offer takes off the coming period (as that period's invoice will, modules/offers) and
+ * the trial whose free days end with it, if any (modules/trials).
+ */
+const selectReminderFacts = prepared((db: Kysely<Database>, args: { subscriptionId: string }) =>
   renewalFactsOf(
     db.with('s', (cte) =>
       cte.selectFrom('subscriptions').select(SUBSCRIPTION_COLUMNS).where('id', '=', args.subscriptionId),
     ),
-  ),
+  ).select((eb) => [
+    offerRenewalDiscount({
+      subscriptionId: eb.ref('s.id'),
+      packageId: eb.ref('p.id'),
+      cost: renewalCostOf({
+        subscriptionId: eb.ref('s.id'),
+        packageId: eb.ref('p.id'),
+        periodStart: eb.ref('s.end_date'),
+        cost: eb.ref('p.cost'),
+      }),
+    }).as('discount'),
+    trialEndingWith(db, eb.ref('s.id'), eb.ref('s.end_date')).as('trial_method'),
+  ]),
 );
 
 /**
@@ -124,11 +142,13 @@ export const claimStepWithFacts = prepared(
     ),
 );
 
-export async function renewalFacts(db: Kysely<Database>, subscriptionId: string) {
-  const [facts] = await selectRenewalFacts(db, { subscriptionId });
-  return facts;
+export async function reminderFacts(db: Kysely<Database>, subscriptionId: string) {
+  const [facts] = await selectReminderFacts(db, { subscriptionId });
+  return facts && { ...facts, discount: Number(facts.discount) };
 }
-export type RenewalFacts = NonNullable<Awaited<ReturnType<typeof renewalFacts>>>;
+
+/** What a renewal step knows of its subscription (claimStepWithFacts). */
+export type RenewalFacts = NonNullable<Awaited<ReturnType<typeof claimStepWithFacts>>[number]>;
 
 export const planName = (facts: RenewalFacts, lang: 'en' | 'mn') =>
   lang === 'mn' ? facts.name_mn : facts.name_en;

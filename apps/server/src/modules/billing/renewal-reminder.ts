@@ -5,14 +5,12 @@ import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
-import { trialEndingAt } from '../trials/state.js';
 import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
-import { DAY_MS, planName, type RenewalDeps, renewalFacts } from './renewal-claim.js';
+import { DAY_MS, planName, type RenewalDeps, reminderFacts } from './renewal-claim.js';
 import { renewalInvoice } from './renewal-invoice.js';
 import '../premium/tables.js';
-import { nextPeriodDiscount } from '../offers/pricing.js';
 
 /**
  * Whether the subscriber renews by a QPay link (their choice, pay-renewals-by.ts) or last paid
@@ -42,19 +40,14 @@ export async function remindRenewal(
   log?: ErrorLog,
 ): Promise<boolean> {
   const now = deps.clock.now();
-  const facts = await renewalFacts(deps.db, subscriptionId);
+  const facts = await reminderFacts(deps.db, subscriptionId);
   if (!facts?.is_auto_renew || facts.end_date <= now) return false;
   if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
   // The subscription's offer prices the coming period as its renewal invoice will (modules/offers).
-  const discount = await nextPeriodDiscount(deps.db, {
-    subscriptionId: facts.id,
-    packageId: facts.package_id,
-    cost: facts.cost,
-  });
-  const price = { amount: facts.cost - discount, currency: facts.currency };
+  const price = { amount: facts.cost - facts.discount, currency: facts.currency };
   const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
   // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
-  const trial = await trialEndingAt(deps.db, facts.id, facts.end_date);
+  const trial = facts.trial_method !== null;
   let sent: boolean;
   if (facts.card_token) {
     const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;

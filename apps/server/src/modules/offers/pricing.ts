@@ -73,9 +73,3 @@ export async function periodPrices(db: Kysely<Database>, subscription: { id: str
   return (plan: { id: number; cost: number }) =>
     offer && inOffer && coversPlan(offer, plan.id) ? plan.cost - offerDiscount(plan.cost, offer) : plan.cost;
 }
-
-/** What the subscription's offer takes off its next period (the renewal reminder's amount). */
-export async function nextPeriodDiscount(db: Kysely<Database>, refs: RenewalRefs): Promise<number> {
-  const row = await db.selectNoFrom(offerRenewalDiscount(refs).as('discount')).executeTakeFirstOrThrow();
-  return Number(row.discount);
-}

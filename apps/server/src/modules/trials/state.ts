@@ -1,7 +1,7 @@
 import { MERCHANT_ID } from '@tunes/shared/constants';
 import { plansForSale } from '@tunes/shared/premium-rules';
 import type { DashboardTrials, TrialMethod, TrialOffer } from '@tunes/shared/trials';
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { refusalOf } from './claims.js';
@@ -41,13 +41,14 @@ const PAID = ['paid', 'partly_refunded', 'refunded'] as const;
  * The trial whose free days are the period of `subscriptionId` ending at `endDate`, if that period
  * is one: its reminder, the profile, a plan change and a pause say so (billing/). The free days
  * last until the subscription's first paid renewal, wherever its end has moved meanwhile (an
- * operator's extension); once a renewal is paid the trial is over (converted).
+ * operator's extension); once a renewal is paid the trial is over (converted). A subquery, so a
+ * read of the subscription can carry it (the renewal reminder's).
  */
-export async function trialEndingAt(
-  db: Kysely<Database>,
-  subscriptionId: string,
-  endDate: Date,
-): Promise<{ method: TrialMethod } | undefined> {
+export function trialEndingWith(
+  db: QueryCreator<Database>,
+  subscriptionId: Expression<string> | string,
+  endDate: Expression<Date> | Date,
+) {
   return db
     .selectFrom('trials as t')
     .select('t.method')
@@ -65,8 +66,16 @@ export async function trialEndingAt(
             .where('i.period_start', '<', endDate),
         ),
       ),
-    )
-    .executeTakeFirst();
+    );
+}
+
+/** {@link trialEndingWith}, read on its own. */
+export async function trialEndingAt(
+  db: Kysely<Database>,
+  subscriptionId: string,
+  endDate: Date,
+): Promise<{ method: TrialMethod } | undefined> {
+  return trialEndingWith(db, subscriptionId, endDate).executeTakeFirst();
 }
 
 /**
