@@ -199,6 +199,11 @@ describe('a plan change in the free days', () => {
     const view = await billing(t, headers);
     expect(view.trial).toMatchObject({ endsAt: end.toISOString(), amountAfter: 6900 });
     expect(await chargesOf(user.id)).toEqual([]);
+    // The reminder names the trial's plan, and the plan the charge then pays for.
+    await at(t, end.getTime() - 3 * DAY_MS + 60_000);
+    const reminder = (await outboxOf(user.id)).at(-1)?.text;
+    expect(reminder).toMatch(/^Your free Premium Duo trial ends on /);
+    expect(reminder).toContain(`Then we will charge ${mnt('en', 6900)} for Premium to your saved card`);
     await at(t, end.getTime() + 60_000);
     expect(await chargesOf(user.id)).toEqual([{ status: 'paid', amount: 6900 }]);
     const [subscription] = await ownSubscriptions(t, user.id);

@@ -156,6 +156,27 @@ describe('a trial with a saved card', () => {
     expect((await billing(t, headers)).trial).toBeNull();
   }, 60_000);
 
+  it('a gateway that cannot open its page: 502, nothing started, and the next try starts the trial', async () => {
+    const { user, headers } = await shopper(t);
+    const ordered = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox-gateway/test/faults',
+      payload: { call: 'card-session', count: 1, kind: 'unavailable' },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(204);
+    const refused = await startTrialCall(t, headers, PREMIUM, 'card');
+    expect(refused.statusCode, refused.body).toBe(502);
+    expect(refused.json()).toMatchObject({ message: 'The card gateway could not open its page.' });
+    expect(await ownSubscriptions(t, user.id)).toEqual([]);
+    expect((await billing(t, headers)).trial).toBeNull();
+
+    // A card of its own: "once per card" is the card's brand, last digits and expiry.
+    const { profile } = await cardTrial(headers, PAID_CARD, '05/37');
+    expect(profile).toBe('/profile?trial=started');
+    expect(await ownSubscriptions(t, user.id)).toHaveLength(1);
+    expect(await chargesOf(user.id)).toEqual([]);
+  });
+
   it('cancelled in the trial: access to the end, never charged, no invoice', async () => {
     const { user, headers } = await shopper(t);
     await cardTrial(headers, FAILS_LATER_CARD, '10/38');

@@ -2,6 +2,12 @@ import { messageDate } from '../../lib/message-date.js';
 import type { Lang } from '../../lib/message-language.js';
 import { type Amount, money } from '../premium/messages.js';
 
+/** The plan of a trial's free days and the plan its first renewal pays for, by name. */
+export interface TrialPlans {
+  trial: string;
+  next: string;
+}
+
 /** Texts of the billing lifecycle's messages (product.md §12), in the subscriber's language. */
 export const billingMessages = {
   reminderCard: (lang: Lang, plan: string, price: Amount, on: Date, card: string) =>
@@ -12,14 +18,16 @@ export const billingMessages = {
     lang === 'mn'
       ? `Таны ${plan} багц ${messageDate(on, lang)}-нд дуусна. Сунгахын тулд ${money(lang, price)} төлнө үү: ${link}`
       : `Your ${plan} ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link}`,
-  trialEndsCard: (lang: Lang, plan: string, price: Amount, on: Date, card: string, profile: string) =>
+  // A plan chosen in the free days waits for their end (trials/): the trial keeps its plan's
+  // name, and the charge names the plan it pays for when that is another.
+  trialEndsCard: (lang: Lang, plans: TrialPlans, price: Amount, on: Date, card: string, profile: string) =>
     lang === 'mn'
-      ? `Таны ${plan} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Дараа нь хадгалсан картаас (${card}) ${money(lang, price)} татагдана. Төлбөр төлөхгүй бол түүнээс өмнө Профайл хэсгээс цуцлаарай: ${profile}`
-      : `Your free ${plan} trial ends on ${messageDate(on, lang)}. Then we will charge ${money(lang, price)} to your saved card (${card}). To pay nothing, cancel on your profile before then: ${profile}`,
-  trialEndsLink: (lang: Lang, plan: string, price: Amount, on: Date, link: string) =>
+      ? `Таны ${plans.trial} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Дараа нь хадгалсан картаас (${card}) ${plans.next === plans.trial ? '' : `${plans.next} багцын `}${money(lang, price)} татагдана. Төлбөр төлөхгүй бол түүнээс өмнө Профайл хэсгээс цуцлаарай: ${profile}`
+      : `Your free ${plans.trial} trial ends on ${messageDate(on, lang)}. Then we will charge ${money(lang, price)}${plans.next === plans.trial ? '' : ` for ${plans.next}`} to your saved card (${card}). To pay nothing, cancel on your profile before then: ${profile}`,
+  trialEndsLink: (lang: Lang, plans: TrialPlans, price: Amount, on: Date, link: string) =>
     lang === 'mn'
-      ? `Таны ${plan} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Үргэлжлүүлэн сонсох бол ${money(lang, price)} төлнө үү: ${link} Төлбөр төлөхгүй бол юу ч хийх шаардлагагүй, эсвэл Профайл хэсгээс цуцлаарай.`
-      : `Your free ${plan} trial ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)} here: ${link} To pay nothing, do nothing or cancel on your profile.`,
+      ? `Таны ${plans.trial} багцын үнэгүй туршилт ${messageDate(on, lang)}-нд дуусна. Үргэлжлүүлэн сонсох бол ${plans.next === plans.trial ? '' : `${plans.next} багцын `}${money(lang, price)} төлнө үү: ${link} Төлбөр төлөхгүй бол юу ч хийх шаардлагагүй, эсвэл Профайл хэсгээс цуцлаарай.`
+      : `Your free ${plans.trial} trial ends on ${messageDate(on, lang)}. To keep listening, pay ${money(lang, price)}${plans.next === plans.trial ? '' : ` for ${plans.next}`} here: ${link} To pay nothing, do nothing or cancel on your profile.`,
   chargeFailed: (lang: Lang, plan: string, price: Amount, retryOn: Date, accessUntil: Date, link: string) =>
     lang === 'mn'
       ? `${plan} багцын ${money(lang, price)} төлбөр таны картаас татагдсангүй. Бид ${messageDate(retryOn, lang)}-нд дахин оролдоно; сонсох эрх тань ${messageDate(accessUntil, lang)} хүртэл хэвээр. Одоо төлөх: ${link}`

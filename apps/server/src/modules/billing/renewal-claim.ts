@@ -119,6 +119,17 @@ const selectReminderFacts = prepared((db: Kysely<Database>, args: { subscription
       }),
     }).as('discount'),
     trialEndingWith(db, eb.ref('s.id'), eb.ref('s.end_date')).as('trial_method'),
+    // The plan of the period ending (a trial's), which a waiting change may not be.
+    eb
+      .selectFrom('packages as now')
+      .select('now.name_en')
+      .whereRef('now.id', '=', 's.package_id')
+      .as('current_name_en'),
+    eb
+      .selectFrom('packages as now')
+      .select('now.name_mn')
+      .whereRef('now.id', '=', 's.package_id')
+      .as('current_name_mn'),
   ]),
 );
 

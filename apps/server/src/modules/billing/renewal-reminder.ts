@@ -48,6 +48,10 @@ export async function remindRenewal(
   const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
   // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
   const trial = facts.trial_method !== null;
+  const trialPlans = (lang: 'en' | 'mn') => ({
+    trial: (lang === 'mn' ? facts.current_name_mn : facts.current_name_en) ?? planName(facts, lang),
+    next: planName(facts, lang),
+  });
   let sent: boolean;
   if (facts.card_token) {
     const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
@@ -60,14 +64,7 @@ export async function remindRenewal(
         ...(trial ? { link: profile } : {}),
         text: (lang) =>
           trial
-            ? billingMessages.trialEndsCard(
-                lang,
-                planName(facts, lang),
-                price,
-                facts.end_date,
-                cardName,
-                profile,
-              )
+            ? billingMessages.trialEndsCard(lang, trialPlans(lang), price, facts.end_date, cardName, profile)
             : billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
       },
       log,
@@ -84,13 +81,9 @@ export async function remindRenewal(
         userId: facts.owner_id,
         link,
         text: (lang) =>
-          (trial ? billingMessages.trialEndsLink : billingMessages.reminderLink)(
-            lang,
-            planName(facts, lang),
-            price,
-            facts.end_date,
-            link,
-          ),
+          trial
+            ? billingMessages.trialEndsLink(lang, trialPlans(lang), price, facts.end_date, link)
+            : billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
       },
       log,
     );
