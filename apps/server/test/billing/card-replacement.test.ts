@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueAt } from '../helpers/dev-clock.js';
 import { STORE, withPlans } from '../helpers/factories.js';
-import { FAILS_LATER_CARD, PAID_CARD, subscriber } from '../helpers/premium.js';
+import { FAILS_LATER_CARD, orderGatewayFaults, PAID_CARD, subscriber } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -114,12 +114,7 @@ describe('replacing the card on file (the gateway save-card flow, no charge)', (
 
   it('a gateway that cannot open the page: 502, and the session is closed', async () => {
     const { headers, user } = await subscriber(t);
-    const ordered = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox-gateway/test/faults',
-      payload: { call: 'card-session', count: 1, kind: 'unavailable' },
-    });
-    expect(ordered.statusCode, ordered.body).toBe(204);
+    await orderGatewayFaults(t, { call: 'card-session', count: 1, kind: 'unavailable' });
     const refused = await t.app.inject({ method: 'POST', url: '/api/users/me/card/replace', headers });
     expect(refused.statusCode).toBe(502);
     expect(refused.json()).toMatchObject({ message: 'The card gateway could not open its page.' });

@@ -61,6 +61,12 @@ export async function returnToShop(t: TestApp, returnUrl: URL) {
   return String(response.headers.location);
 }
 
+/** Orders faults of the card gateway's sandbox (apps/sandboxes/src/gateway/faults.ts): `{ call, count, kind }`. */
+export async function orderGatewayFaults(t: TestApp, order: Record<string, unknown>) {
+  const ordered = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/test/faults', payload: order });
+  expect(ordered.statusCode, ordered.body).toBe(204);
+}
+
 export const PAID_CARD = '4242 4242 4242 4242';
 export const DECLINED_CARD = '4000 0000 0000 0002';
 /** Paid at the card form; declined whenever charged later (renewals). */

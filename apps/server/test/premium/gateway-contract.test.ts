@@ -19,7 +19,7 @@ import {
 } from '../../src/modules/providers/gateway-contract.js';
 import { createProviders } from '../../src/modules/providers/providers.js';
 import { PLAN_CODES, shopper, withPlans } from '../helpers/factories.js';
-import { PAID_CARD, payOnGateway, returnToShop } from '../helpers/premium.js';
+import { orderGatewayFaults, PAID_CARD, payOnGateway, returnToShop } from '../helpers/premium.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -66,10 +66,7 @@ const call = (path: string, body: Record<string, unknown>) =>
     payload: { ...credentials(), ...body },
   });
 
-async function orderFaults(body: Record<string, unknown>) {
-  const ordered = await t.app.inject({ method: 'POST', url: '/sandbox-gateway/test/faults', payload: body });
-  expect(ordered.statusCode, ordered.body).toBe(204);
-}
+const orderFaults = (body: Record<string, unknown>) => orderGatewayFaults(t, body);
 
 /** The test app's PUBLIC_URL (helpers/test-app.ts); the refusal table is built before it starts. */
 const SHOP = 'http://localhost:3000';

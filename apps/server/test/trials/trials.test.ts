@@ -6,6 +6,7 @@ import { addMonths } from '../../src/modules/premium/period.js';
 import { createUser, DAY_MS, PLAN_CODES, shopper, siteHeaders, withPlans } from '../helpers/factories.js';
 import {
   FAILS_LATER_CARD,
+  orderGatewayFaults,
   ownSubscriptions,
   PAID_CARD,
   returnToShop,
@@ -158,12 +159,7 @@ describe('a trial with a saved card', () => {
 
   it('a gateway that cannot open its page: 502, nothing started, and the next try starts the trial', async () => {
     const { user, headers } = await shopper(t);
-    const ordered = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox-gateway/test/faults',
-      payload: { call: 'card-session', count: 1, kind: 'unavailable' },
-    });
-    expect(ordered.statusCode, ordered.body).toBe(204);
+    await orderGatewayFaults(t, { call: 'card-session', count: 1, kind: 'unavailable' });
     const refused = await startTrialCall(t, headers, PREMIUM, 'card');
     expect(refused.statusCode, refused.body).toBe(502);
     expect(refused.json()).toMatchObject({ message: 'The card gateway could not open its page.' });
