@@ -107,30 +107,23 @@ const selectReminderFacts = prepared((db: Kysely<Database>, args: { subscription
     db.with('s', (cte) =>
       cte.selectFrom('subscriptions').select(SUBSCRIPTION_COLUMNS).where('id', '=', args.subscriptionId),
     ),
-  ).select((eb) => [
-    offerRenewalDiscount({
-      subscriptionId: eb.ref('s.id'),
-      packageId: eb.ref('p.id'),
-      cost: renewalCostOf({
+  )
+    // The plan of the period ending (a trial's), which a change waiting for its end is not.
+    .innerJoin('packages as ending_plan', 'ending_plan.id', 's.package_id')
+    .select(['ending_plan.name_en as ending_name_en', 'ending_plan.name_mn as ending_name_mn'])
+    .select((eb) => [
+      offerRenewalDiscount({
         subscriptionId: eb.ref('s.id'),
         packageId: eb.ref('p.id'),
-        periodStart: eb.ref('s.end_date'),
-        cost: eb.ref('p.cost'),
-      }),
-    }).as('discount'),
-    trialEndingWith(db, eb.ref('s.id'), eb.ref('s.end_date')).as('trial_method'),
-    // The plan of the period ending (a trial's), which a waiting change may not be.
-    eb
-      .selectFrom('packages as now')
-      .select('now.name_en')
-      .whereRef('now.id', '=', 's.package_id')
-      .as('current_name_en'),
-    eb
-      .selectFrom('packages as now')
-      .select('now.name_mn')
-      .whereRef('now.id', '=', 's.package_id')
-      .as('current_name_mn'),
-  ]),
+        cost: renewalCostOf({
+          subscriptionId: eb.ref('s.id'),
+          packageId: eb.ref('p.id'),
+          periodStart: eb.ref('s.end_date'),
+          cost: eb.ref('p.cost'),
+        }),
+      }).as('discount'),
+      trialEndingWith(db, eb.ref('s.id'), eb.ref('s.end_date')).as('trial_method'),
+    ]),
 );
 
 /**

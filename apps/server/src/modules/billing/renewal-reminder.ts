@@ -49,7 +49,7 @@ export async function remindRenewal(
   // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
   const trial = facts.trial_method !== null;
   const trialPlans = (lang: 'en' | 'mn') => ({
-    trial: (lang === 'mn' ? facts.current_name_mn : facts.current_name_en) ?? planName(facts, lang),
+    trial: lang === 'mn' ? facts.ending_name_mn : facts.ending_name_en,
     next: planName(facts, lang),
   });
   let sent: boolean;
