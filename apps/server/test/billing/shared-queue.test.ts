@@ -65,40 +65,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')('two servers sharing the job qu
     return owners;
   }
 
-  it('charge each of 60 renewals due at once exactly once, with both running due jobs and their workers', async () => {
-    const owners = await dueRenewals(60, 'shared');
-    first.clock.advance(60_000);
-    await Promise.all([first.app.jobs.startWorkers(1), second.app.jobs.startWorkers(1)]);
-    await Promise.all([first.app.jobs.runDue(), second.app.jobs.runDue(), first.app.jobs.runDue()]);
-
-    const invoices = await first.db
-      .selectFrom('payment_invoices')
-      .select(['invoice_id', 'status', 'user_id'])
-      .where('user_id', 'in', owners)
-      .where('kind', '=', 'renewal')
-      .execute();
-    expect(invoices).toHaveLength(60);
-    expect(invoices.every((invoice) => invoice.status === 'paid')).toBe(true);
-    const charges = await first.db
-      .selectFrom('sandbox_gateway_charges')
-      .select((eb) => ['invoice_id', eb.fn.countAll<number>().as('count')])
-      .where(
-        'invoice_id',
-        'in',
-        invoices.map((invoice) => invoice.invoice_id),
-      )
-      .groupBy('invoice_id')
-      .execute();
-    expect(charges).toHaveLength(60);
-    expect(charges.every((charge) => Number(charge.count) === 1)).toBe(true);
-    const renewed = await first.db
-      .selectFrom('subscriptions')
-      .select('end_date')
-      .where('owner_id', 'in', owners)
-      .execute();
-    expect(renewed.every((row) => row.end_date.getTime() > first.clock.now().getTime())).toBe(true);
-  }, 120_000);
-
+  // First, while no process of this file runs workers: the shared test's workers keep polling
+  // afterwards and would take the jobs the dead process is meant to hold.
   it('renewals a killed process held are run again within about a minute, each still charged once', async () => {
     const owners = await dueRenewals(5, 'killed');
     first.clock.advance(60_000);
@@ -139,5 +107,39 @@ describe.skipIf(testDatabaseKind !== 'postgres')('two servers sharing the job qu
       )
       .execute();
     expect(charges).toHaveLength(5);
+  }, 120_000);
+
+  it('charge each of 60 renewals due at once exactly once, with both running due jobs and their workers', async () => {
+    const owners = await dueRenewals(60, 'shared');
+    first.clock.advance(60_000);
+    await Promise.all([first.app.jobs.startWorkers(1), second.app.jobs.startWorkers(1)]);
+    await Promise.all([first.app.jobs.runDue(), second.app.jobs.runDue(), first.app.jobs.runDue()]);
+
+    const invoices = await first.db
+      .selectFrom('payment_invoices')
+      .select(['invoice_id', 'status', 'user_id'])
+      .where('user_id', 'in', owners)
+      .where('kind', '=', 'renewal')
+      .execute();
+    expect(invoices).toHaveLength(60);
+    expect(invoices.every((invoice) => invoice.status === 'paid')).toBe(true);
+    const charges = await first.db
+      .selectFrom('sandbox_gateway_charges')
+      .select((eb) => ['invoice_id', eb.fn.countAll<number>().as('count')])
+      .where(
+        'invoice_id',
+        'in',
+        invoices.map((invoice) => invoice.invoice_id),
+      )
+      .groupBy('invoice_id')
+      .execute();
+    expect(charges).toHaveLength(60);
+    expect(charges.every((charge) => Number(charge.count) === 1)).toBe(true);
+    const renewed = await first.db
+      .selectFrom('subscriptions')
+      .select('end_date')
+      .where('owner_id', 'in', owners)
+      .execute();
+    expect(renewed.every((row) => row.end_date.getTime() > first.clock.now().getTime())).toBe(true);
   }, 120_000);
 });
