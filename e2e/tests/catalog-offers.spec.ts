@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { baseUrl, bearer, expect, readOutbox, type SignedInUser, serverNow, signInByApi } from '../fixtures';
 import { testOnOwnServer } from '../own-server';
 import { audit, text } from './a11y-helpers';
@@ -19,6 +19,18 @@ test.describe.configure({ mode: 'default' });
 const en = (key: string) => text('en', key);
 const mn = (key: string) => text('mn', key);
 const newCode = (prefix: string) => `${prefix}-${Date.now().toString(36).toUpperCase()}`;
+
+/** A new admin signs in to the console in a browser of their own and makes the offer there. */
+async function offerFromConsole(
+  browser: Browser,
+  baseURL: string,
+  request: APIRequestContext,
+  offer: Parameters<typeof makeOffer>[1],
+): Promise<void> {
+  const admin = await consolePage(browser, baseURL, await createOperator(request, 'admin'));
+  await makeOffer(admin, offer);
+  await admin.context().close();
+}
 
 /** An admin makes an offer on the console's Offers page: `percent` off the first `periods` payments. */
 async function makeOffer(
@@ -96,9 +108,7 @@ test('a burst of 20 checkouts with a code limited to 3 buys 3; the next listener
 }) => {
   test.setTimeout(180_000);
   const code = newCode('FEW');
-  const admin = await consolePage(browser, baseURL ?? '', await createOperator(request, 'admin'));
-  await makeOffer(admin, { code, percent: 20, periods: 1, limit: 3 });
-  await admin.context().close();
+  await offerFromConsole(browser, baseURL ?? '', request, { code, percent: 20, periods: 1, limit: 3 });
 
   // Twenty listeners send their checkout with the code at the same moment.
   const listeners = await Promise.all(Array.from({ length: 20 }, () => signInByApi(request)));
@@ -136,9 +146,7 @@ test('an offer by its link: 50% off the purchase and the first renewal, then the
 }) => {
   test.setTimeout(180_000);
   const code = newCode('HALF');
-  const admin = await consolePage(browser, baseURL ?? '', await createOperator(request, 'admin'));
-  await makeOffer(admin, { code, percent: 50, periods: 2, limit: 5 });
-  await admin.context().close();
+  await offerFromConsole(browser, baseURL ?? '', request, { code, percent: 50, periods: 2, limit: 5 });
 
   // A new listener follows the link: the plans show their price with the offer.
   const user = await signIn();
