@@ -38,19 +38,36 @@ export async function issueTokenPair(
   client: SignInClient = {},
 ): Promise<TokenPair> {
   const now = deps.clock.now();
-  const refreshToken = randomToken();
+  const refresh = newRefreshToken(deps, now, client);
   await deps.db
     .insertInto('refresh_tokens')
-    .values({
-      token_hash: sha256(refreshToken),
-      user_id: userId,
-      family_id: familyId,
+    .values({ ...refresh.row, user_id: userId, family_id: familyId })
+    .execute();
+  return tokenPair(deps, now, userId, familyId, refresh.token);
+}
+
+/** A new refresh token of a sign-in, and its row but for whose and which sign-in it is. */
+function newRefreshToken(deps: TokenDeps, now: Date, client: SignInClient) {
+  const token = randomToken();
+  return {
+    token,
+    row: {
+      token_hash: sha256(token),
       user_agent: client.userAgent?.slice(0, 400) ?? null,
       client_address: client.address?.slice(0, 64) ?? null,
       expires_at: new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
       created_at: now,
-    })
-    .execute();
+    },
+  };
+}
+
+async function tokenPair(
+  deps: TokenDeps,
+  now: Date,
+  userId: string,
+  familyId: string,
+  refreshToken: string,
+): Promise<TokenPair> {
   return {
     access_token: await deps.accessTokens.sign(userId, now.getTime(), familyId),
     refresh_token: refreshToken,
@@ -72,20 +89,46 @@ export async function rotateRefreshToken(
   client: SignInClient = {},
 ): Promise<TokenPair> {
   const now = deps.clock.now();
-  // Spending and issuing commit together, so a concurrent reuse that revokes the family always
-  // sees (and revokes) the successor too.
-  const rotated = await deps.db.transaction().execute(async (trx) => {
-    const spent = await trx
-      .updateTable('refresh_tokens')
-      .set({ used_at: now })
-      .where('token_hash', '=', sha256(refreshToken))
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning(['user_id', 'family_id'])
-      .executeTakeFirst();
-    return spent && issueTokenPair({ ...deps, db: trx }, spent.user_id, spent.family_id, client);
-  });
+  const next = newRefreshToken(deps, now, client);
+  // Spending and issuing are one statement (one round trip, one commit), so a concurrent reuse
+  // that revokes the family always sees (and revokes) the successor too.
+  const spent = await deps.db
+    .with('spent', (db) =>
+      db
+        .updateTable('refresh_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', sha256(refreshToken))
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning(['user_id', 'family_id']),
+    )
+    .insertInto('refresh_tokens')
+    .columns([
+      'token_hash',
+      'user_id',
+      'family_id',
+      'user_agent',
+      'client_address',
+      'expires_at',
+      'created_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('spent')
+        .select([
+          eb.val(next.row.token_hash).as('token_hash'),
+          'spent.user_id',
+          'spent.family_id',
+          eb.cast<string | null>(eb.val(next.row.user_agent), 'text').as('user_agent'),
+          eb.cast<string | null>(eb.val(next.row.client_address), 'text').as('client_address'),
+          eb.cast<Date>(eb.val(next.row.expires_at), 'timestamptz').as('expires_at'),
+          eb.cast<Date>(eb.val(next.row.created_at), 'timestamptz').as('created_at'),
+        ]),
+    )
+    .returning(['user_id', 'family_id'])
+    .executeTakeFirst();
+  const rotated = spent && (await tokenPair(deps, now, spent.user_id, spent.family_id, next.token));
   if (rotated) return rotated;
 
   const known = await deps.db
