@@ -5,7 +5,7 @@ import pg from 'pg';
 import { INT8_OID, NUMERIC_OID, parseNumber } from './number-types.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
-import { repeatedStatementName, statementName } from './prepared.js';
+import { statementName } from './prepared.js';
 import { tracedDialect } from './query-spans.js';
 import type { Database } from './schema.js';
 
@@ -38,20 +38,14 @@ export type DatabaseOptions =
     };
 
 /**
- * A pg client that runs the SQL of `prepared()` queries, and any query shape it has run twice, as
- * named statements, so PostgreSQL parses and plans them once per connection instead of on every
- * call: planning the profile query cost the server more CPU than running it, and parsing and
- * planning were a fifth of PostgreSQL's CPU in the renewal charge (docs/performance.md).
+ * A pg client that runs the SQL of `prepared()` queries as named statements, so PostgreSQL
+ * parses and plans them once per connection instead of on every call: planning the profile
+ * query cost the server more CPU than running it (docs/performance.md).
  */
 class NamedStatementClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: forwards pg's overloaded signature unchanged
   override query(text: any, values?: any, callback?: any): any {
-    // A query without values runs on pg's simple protocol (one script may hold several
-    // statements: migrations, `begin`), which a name would turn into a prepared one.
-    const name =
-      typeof text === 'string' && Array.isArray(values)
-        ? (statementName(text) ?? (values.length > 0 ? repeatedStatementName(text) : undefined))
-        : undefined;
+    const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
     return name ? super.query({ name, text, values }, callback) : super.query(text, values, callback);
   }
 }

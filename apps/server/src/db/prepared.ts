@@ -17,37 +17,6 @@ export function statementName(sql: string): string | undefined {
   return statementNames.get(sql);
 }
 
-/** How many SQL texts the PostgreSQL pool names by use: each costs every connection a plan. */
-const MAX_REPEATED_STATEMENTS = 400;
-/** SQL seen once (a candidate), bounded so one-off texts cannot grow it without end. */
-const seenOnce = new Set<string>();
-const repeatedNames = new Map<string, string>();
-const PARTIAL_INDEX_UPSERT = /\bon conflict \([^)]*\) where\b/i;
-const namable = (sql: string) => !sql.includes('*') && !PARTIAL_INDEX_UPSERT.test(sql);
-
-/**
- * A name for SQL the PostgreSQL pool has now run twice (a query shape of the code, not a one-off),
- * so PostgreSQL parses it once per connection and, once its plan proves generic, plans it once
- * too: parsing and planning were a fifth of PostgreSQL's CPU in the renewal charge, which the
- * database's CPU decides (docs/performance.md). Up to MAX_REPEATED_STATEMENTS texts. Left unnamed:
- * a text that names its columns with `*` (a column added by a migration while this process runs
- * would change the result of its cached plan, which PostgreSQL refuses), and an upsert onto a
- * partial unique index (`on conflict (…) where`: PostgreSQL can only match the index to the
- * predicate when planning with the values, which a generic plan does not have).
- */
-export function repeatedStatementName(sql: string): string | undefined {
-  const name = repeatedNames.get(sql);
-  if (name !== undefined || repeatedNames.size >= MAX_REPEATED_STATEMENTS) return name;
-  if (!seenOnce.has(sql)) {
-    if (seenOnce.size < 4 * MAX_REPEATED_STATEMENTS && namable(sql)) seenOnce.add(sql);
-    return undefined;
-  }
-  seenOnce.delete(sql);
-  const named = `repeated_${repeatedNames.size + 1}`;
-  repeatedNames.set(sql, named);
-  return named;
-}
-
 interface Template<Row, Args> {
   query: CompiledQuery<Row>;
   /** For each parameter of `query`: the argument that fills it, or undefined for a constant. */

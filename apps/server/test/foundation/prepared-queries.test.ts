@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepared } from '../../src/db/prepared.js';
 import type { Database } from '../../src/db/schema.js';
 import { createUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -111,80 +111,5 @@ describe('prepared queries', () => {
     );
     const answers = await Promise.all(calls.map((user) => nameOf(t.db, { id: user.id })));
     expect(answers).toEqual(calls.map((user) => [{ id: user.id, first_name: user.first_name }]));
-  });
-});
-
-/**
- * On PostgreSQL the pool also names any query shape it has run twice (db/database.ts), so the
- * database parses and plans it once per connection: seen in `pg_prepared_statements`.
- */
-describe.runIf(testDatabaseKind === 'postgres')('query shapes run again (PostgreSQL)', () => {
-  const preparedOn = async (connection: Db, text: string) =>
-    (
-      await sql<{ name: string }>`select name from pg_prepared_statements where statement = ${text}`.execute(
-        connection,
-      )
-    ).rows.map((row) => row.name);
-
-  it('are named from their second run; one with `*` or without values never is', async () => {
-    const user = await createUser(t.db, { first_name: 'Oyun' });
-    await t.db.connection().execute(async (connection) => {
-      const named = connection
-        .selectFrom('users')
-        .select(['first_name as named_shape'])
-        .where('id', '=', user.id);
-      const starred = connection.selectFrom('users').selectAll().where('id', '=', user.id);
-      const plain = connection.selectFrom('users').select(sql<number>`41 + 1`.as('no_values'));
-      for (let run = 0; run < 3; run++) {
-        expect(await named.execute()).toEqual([{ named_shape: 'Oyun' }]);
-        expect(await starred.execute()).toEqual([expect.objectContaining({ first_name: 'Oyun' })]);
-        await plain.execute();
-      }
-      expect(await preparedOn(connection, named.compile().sql)).toEqual([
-        expect.stringMatching(/^repeated_/),
-      ]);
-      expect(await preparedOn(connection, starred.compile().sql)).toEqual([]);
-      expect(await preparedOn(connection, plain.compile().sql)).toEqual([]);
-    });
-  });
-
-  it('leave an upsert onto a partial unique index unnamed, so it keeps finding its index', async () => {
-    await t.db.connection().execute(async (connection) => {
-      await sql`create temporary table partial_claims (invoice text not null, status text not null)`.execute(
-        connection,
-      );
-      await sql`create unique index on partial_claims (invoice) where status = 'pending'`.execute(connection);
-      const claim = (invoice: string) =>
-        sql<{
-          invoice: string;
-        }>`insert into partial_claims (invoice, status) values (${invoice}, ${'pending'})
-          on conflict (invoice) where status = ${'pending'} do nothing returning invoice`.execute(connection);
-      // Past the five custom plans after which PostgreSQL tries a named statement's generic plan.
-      for (let run = 0; run < 8; run++) {
-        expect((await claim(`invoice-${run}`)).rows).toEqual([{ invoice: `invoice-${run}` }]);
-        expect((await claim(`invoice-${run}`)).rows).toEqual([]);
-      }
-      await sql`drop table partial_claims`.execute(connection);
-    });
-  });
-
-  it('keep answering after a migration adds a column to their table while the process runs', async () => {
-    const user = await createUser(t.db, { first_name: 'Tuya' });
-    const read = () =>
-      t.db.selectFrom('users').select(['first_name as after_migration']).where('id', '=', user.id).execute();
-    const readAll = () => t.db.selectFrom('users').selectAll().where('id', '=', user.id).execute();
-    for (let run = 0; run < 3; run++) {
-      await read();
-      await readAll();
-    }
-    await sql`alter table users add column added_by_a_release text`.execute(t.db);
-    try {
-      expect(await read()).toEqual([{ after_migration: 'Tuya' }]);
-      expect(await readAll()).toEqual([
-        expect.objectContaining({ first_name: 'Tuya', added_by_a_release: null }),
-      ]);
-    } finally {
-      await sql`alter table users drop column added_by_a_release`.execute(t.db);
-    }
   });
 });
