@@ -61,6 +61,7 @@ function newRefreshToken(deps: TokenDeps, now: Date, client: SignInClient) {
   };
 }
 
+/** The answer of a sign-in or a refresh: the refresh token, and an access token of the sign-in. */
 async function tokenPair(
   deps: TokenDeps,
   now: Date,
@@ -128,8 +129,7 @@ export async function rotateRefreshToken(
     )
     .returning(['user_id', 'family_id'])
     .executeTakeFirst();
-  const rotated = spent && (await tokenPair(deps, now, spent.user_id, spent.family_id, next.token));
-  if (rotated) return rotated;
+  if (spent) return tokenPair(deps, now, spent.user_id, spent.family_id, next.token);
 
   const known = await deps.db
     .selectFrom('refresh_tokens')
