@@ -24,12 +24,13 @@ const redemptionWithPeriodsLeft = (refs: RenewalRefs) => sql`
 
 /** What the subscription's offer takes off its next period's `cost` (0 without one). */
 export function offerRenewalDiscount(refs: RenewalRefs) {
-  const cost = sql`${refs.cost}::integer`;
+  // `cost` may be a subquery (the reminder's price-notice look-up): evaluated once, used twice.
   return sql<number>`coalesce((
     select least(
-      case when o.kind = 'percent' then (${cost} * o.value) / 100 else o.value end,
-      greatest(0, ${cost} - ${sql.lit(OFFER_MIN_AMOUNT)}))
-    ${redemptionWithPeriodsLeft(refs)}), 0)`;
+      case when o.kind = 'percent' then (c.cost * o.value) / 100 else o.value end,
+      greatest(0, c.cost - ${sql.lit(OFFER_MIN_AMOUNT)}))
+    from (select ${refs.cost}::integer as cost) c,
+      (select o.kind, o.value ${redemptionWithPeriodsLeft(refs)}) o), 0)`;
 }
 
 /** The redemption that prices the next period, or null. */
