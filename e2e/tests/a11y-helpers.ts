@@ -107,6 +107,41 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
     );
 }
 
+/**
+ * Where the page is wider than the window (issue 19: no page scrolls sideways), with the widest
+ * elements that make it so; [] when it is not.
+ */
+export async function sidewaysOverflow(page: Page, where: string): Promise<string[]> {
+  const { overflow, culprits } = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const overflow = document.documentElement.scrollWidth - width;
+    // The outermost elements past the right edge that no ancestor clips: what widens the page.
+    const clipped = (element: Element) => {
+      for (
+        let parent = element.parentElement;
+        parent && parent !== document.body;
+        parent = parent.parentElement
+      )
+        if (getComputedStyle(parent).overflowX !== 'visible') return true;
+      return false;
+    };
+    const culprits =
+      overflow <= 0
+        ? []
+        : Array.from(document.querySelectorAll('body *'))
+            .filter((element) => element.getBoundingClientRect().right > width + 0.5 && !clipped(element))
+            .filter((element, _, all) => !all.some((other) => other !== element && other.contains(element)))
+            .slice(0, 4)
+            .map((element) => {
+              const right = Math.round(element.getBoundingClientRect().right);
+              const name = `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')}`;
+              return `${name} (right ${right}px)`;
+            });
+    return { overflow, culprits };
+  });
+  return overflow > 0 ? [`${where}: ${overflow}px too wide: ${culprits.join(', ')}`] : [];
+}
+
 /** Checks the page at the current state and returns findings labelled with where they were. */
 export async function audit(page: Page, where: string): Promise<string[]> {
   return (await seriousViolations(page)).map((finding) => `${where}: ${finding}`);

@@ -22,8 +22,18 @@ const test = testOnServerWith({
   SEND_CHALLENGE_MAX_TRIES: '1000',
 });
 
-/** A client network of its own (TEST-NET-2 and -3, never a real listener's). */
-const freshAddress = () => `${randomInt(2) ? '198.51.100' : '203.0.113'}.${randomInt(1, 255)}`;
+const usedAddresses = new Set<string>();
+
+/** A client network of its own (TEST-NET-2 and -3, never a real listener's), never one used before. */
+function freshAddress(): string {
+  for (;;) {
+    const address = `${randomInt(2) ? '198.51.100' : '203.0.113'}.${randomInt(1, 255)}`;
+    if (!usedAddresses.has(address)) {
+      usedAddresses.add(address);
+      return address;
+    }
+  }
+}
 
 /** Asks for a code to a new number from `address`, as another listener behind it would. */
 const askCode = (request: APIRequestContext, address: string, proof?: string) =>
@@ -34,7 +44,10 @@ const askCode = (request: APIRequestContext, address: string, proof?: string) =>
 
 /** Other listeners behind `address` take its free codes. */
 async function spendFreeCodes(request: APIRequestContext, address: string) {
-  for (let n = 0; n < FREE; n++) expect((await askCode(request, address)).ok()).toBe(true);
+  for (let n = 0; n < FREE; n++) {
+    const asked = await askCode(request, address);
+    expect(asked.ok(), await asked.text()).toBe(true);
+  }
 }
 
 /** Other listeners behind `address` take its free codes, then the rest of its hard cap with checks solved. */
