@@ -24,6 +24,8 @@ afterAll(async () => {
 
 /** Moves the server clock (development contract) and runs what is due. */
 const at = (time: number) => runDueAt(t, time);
+const ranCount = (run: Awaited<ReturnType<typeof at>>, job: string) =>
+  run.ran.find((kind) => kind.name === job)?.count ?? 0;
 
 async function messagesTo(msisdn: string) {
   const response = await t.app.inject({ method: 'GET', url: `/dev/outbox?to=${msisdn}` });
@@ -57,9 +59,11 @@ describe('renewal with a saved card', () => {
     const msisdn = user.phone_number ?? '';
     let end = period.end_date.getTime();
     for (let month = 1; month <= 12; month++) {
-      await at(end - 3 * DAY + 60_000);
-      // A second run at the same instant (a duplicated job) changes nothing.
-      await at(end - 3 * DAY + 60_000);
+      const reminded = await at(end - 3 * DAY + 60_000);
+      expect(ranCount(reminded, 'billing.remind')).toBe(1);
+      // A second run at the same instant (a duplicated job) changes nothing: the reminder's
+      // statement recorded that this period's reminder went out, so none is due.
+      expect(ranCount(await at(end - 3 * DAY + 60_000), 'billing.remind')).toBe(0);
       await at(end + 60_000);
       await at(end + 60_000);
       const [renewed] = await ownSubscriptions(t, user.id);

@@ -1,7 +1,4 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
-import type { Kysely } from 'kysely';
-import { prepared } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
@@ -46,21 +43,23 @@ export async function remindRenewal(
   // The subscription's offer prices the coming period as its renewal invoice will (modules/offers).
   const price = { amount: facts.cost - facts.discount, currency: facts.currency };
   const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
+  // The notice's statement records that the period's reminder went out.
+  const remindsOf = { subscriptionId, endDate: facts.end_date };
   // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
   const trial = facts.trial_method !== null;
   const trialPlans = (lang: 'en' | 'mn') => ({
     trial: lang === 'mn' ? facts.ending_name_mn : facts.ending_name_en,
     next: planName(facts, lang),
   });
-  let sent: boolean;
   if (facts.card_token) {
     const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
     const profile = `${deps.config.PUBLIC_URL}/profile`;
-    sent = await notifyOnce(
+    return notifyOnce(
       deps,
       {
         key,
         userId: facts.owner_id,
+        remindsOf,
         ...(trial ? { link: profile } : {}),
         text: (lang) =>
           trial
@@ -69,30 +68,23 @@ export async function remindRenewal(
       },
       log,
     );
-  } else {
-    const invoice = await renewalInvoice(deps, facts);
-    const link = (await paysByQpay(deps, facts.owner_id))
-      ? sitePaymentPage(deps.config.PUBLIC_URL, invoice.invoice_id)
-      : await invoicePaymentPage(deps, invoice.invoice_id);
-    sent = await notifyOnce(
-      deps,
-      {
-        key,
-        userId: facts.owner_id,
-        link,
-        text: (lang) =>
-          trial
-            ? billingMessages.trialEndsLink(lang, trialPlans(lang), price, facts.end_date, link)
-            : billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
-      },
-      log,
-    );
   }
-  await markReminded(deps.db, { subscriptionId, endDate: facts.end_date });
-  return sent;
+  const invoice = await renewalInvoice(deps, facts);
+  const link = (await paysByQpay(deps, facts.owner_id))
+    ? sitePaymentPage(deps.config.PUBLIC_URL, invoice.invoice_id)
+    : await invoicePaymentPage(deps, invoice.invoice_id);
+  return notifyOnce(
+    deps,
+    {
+      key,
+      userId: facts.owner_id,
+      remindsOf,
+      link,
+      text: (lang) =>
+        trial
+          ? billingMessages.trialEndsLink(lang, trialPlans(lang), price, facts.end_date, link)
+          : billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
+    },
+    log,
+  );
 }
-
-/** Records that a period's reminder went out. */
-const markReminded = prepared((db: Kysely<Database>, args: { subscriptionId: string; endDate: Date }) =>
-  db.updateTable('subscriptions').set({ reminded_for: args.endDate }).where('id', '=', args.subscriptionId),
-);

@@ -14,6 +14,14 @@ export interface Notice {
   userId: string;
   text: (lang: Lang) => string;
   link?: string;
+  /** The period a renewal reminder is of: recorded on its subscription with the notice. */
+  remindsOf?: RemindedPeriod;
+}
+
+/** A subscription's period, by when it ends. */
+export interface RemindedPeriod {
+  subscriptionId: string;
+  endDate: Date;
 }
 
 interface NoticeArgs extends Record<string, unknown> {
@@ -25,6 +33,9 @@ interface NoticeArgs extends Record<string, unknown> {
   textEn: string;
   textMn: string;
   link: string | null;
+  /** A reminder's subscription and period end (`reminded_for`); null for other notices. */
+  remindedSubscription: string | null;
+  remindedEnd: Date | null;
 }
 
 const inLanguage = (en: string, mn: string) =>
@@ -32,11 +43,20 @@ const inLanguage = (en: string, mn: string) =>
 
 /**
  * The notice's key and its outbox row, in one statement: the row is written only when the key is
- * new, to the account's e-mail address or else its phone, in its language. Built once
- * (`prepared`): a renewal run writes one or two per subscription.
+ * new, to the account's e-mail address or else its phone, in its language. A renewal reminder's
+ * statement also records on its subscription that the period's reminder went out (whether or not
+ * this call wrote the message); other notices name no subscription, and that update matches
+ * nothing. Built once (`prepared`): a renewal run writes one or two per subscription.
  */
 const insertNotice = prepared((db: Deps['db'], args: NoticeArgs) =>
   db
+    .with('reminded', (cte) =>
+      cte
+        .updateTable('subscriptions')
+        .set({ reminded_for: args.remindedEnd })
+        .where('id', '=', args.remindedSubscription)
+        .returning('id'),
+    )
     .with('fresh', (cte) =>
       cte
         .insertInto('billing_notices')
@@ -94,6 +114,8 @@ export async function notifyOnce(
     textEn: notice.text('en'),
     textMn: notice.text('mn'),
     link: notice.link ?? null,
+    remindedSubscription: notice.remindsOf?.subscriptionId ?? null,
+    remindedEnd: notice.remindsOf?.endDate ?? null,
   };
   const write = async (db: Deps['db']) => {
     const [written] = await insertNotice(db, args);
