@@ -4,6 +4,10 @@ import { buildOpenApiDocument } from '../../src/openapi-document.js';
 
 const committed = new URL('../../../../docs/openapi.json', import.meta.url);
 
+/**
+ * The committed OpenAPI document is the one the routes generate, and documents every spec call.
+ * Engine-neutral: when `npm test` runs both engines, only PostgreSQL's layer runs it (scripts/test.mjs).
+ */
 describe('docs/openapi.json', () => {
   it('is the document the routes generate (run `npm run docs:api` after changing a route)', async () => {
     const generated = await buildOpenApiDocument();

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 /**
  * The OpenAPI document marks exactly the operations that need a token: each is called with no
  * token (the token is checked before anything else), and answers 401 if and only if it says so.
+ * Engine-neutral: when `npm test` runs both engines, only PostgreSQL's layer runs it (scripts/test.mjs).
  */
 let t: TestApp;
 beforeAll(async () => {

@@ -14,6 +14,7 @@ import { buildWorld } from './helpers/world.js';
  * change what is theirs. Every operation that answers 401 without a token (or declares bearer
  * security) is called with no token, expired, tampered, forged and malformed tokens, and with
  * another user's valid token against the owner's data.
+ * Engine-neutral: when `npm test` runs both engines, only PostgreSQL's layer runs it (scripts/test.mjs).
  */
 const t = await createTestApp();
 const world = await buildWorld(t.db, t.clock.now());

@@ -24,6 +24,7 @@ import { buildWorld } from './helpers/world.js';
  * operation of the OpenAPI document is fed input its own schema forbids; the answer must be a
  * 4xx in the one error shape, and a digest of every table must be the same afterwards.
  * Requests carry a real owner's token, so they reach as deep as bad input can go.
+ * Engine-neutral: when `npm test` runs both engines, only PostgreSQL's layer runs it (scripts/test.mjs).
  */
 const t = await createTestApp();
 const world = await buildWorld(t.db, t.clock.now());
