@@ -9,7 +9,9 @@ const executablePath = findChromium();
 if (!executablePath) throw new Error(CHROMIUM_HELP);
 
 // Evaluated once in the runner before workers start; workers inherit these through the env.
-process.env.E2E_PORT ??= String(4100 + (process.pid % 1800));
+// A port per run, below Linux's ephemeral range and clear of this machine's services (PostgreSQL
+// 5432, RabbitMQ 5672 and 4369, NATS 4222 sat in the old 4100–5899 range).
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 10_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
 // Where the first server of its own makes the database the others start from (own-server.ts).
 process.env.E2E_OWN_TEMPLATE ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-template-'));
