@@ -27,6 +27,9 @@ export function declaredRoutes(): string[] {
 
 type Language = (typeof LANGUAGES)[number];
 
+/** What the site shows a visitor who has chosen nothing (product.md §1). */
+const SITE_DEFAULT_LANGUAGE: Language = 'en';
+
 /**
  * A text of the site's own catalogue (`namespace:dotted.key`), so tests find controls by the
  * name a person hears in either language.
@@ -71,9 +74,13 @@ export async function visitAtWidths(
     for (const [index, width] of widths.entries()) {
       await page.setViewportSize({ width, height: 900 });
       if (index === 0) {
-        // The stored choice is read at start-up; any page of the site can hold it.
-        if (!page.url().startsWith('http')) await page.goto('/help');
-        await page.evaluate((code) => window.localStorage.setItem('language', code), language);
+        // The stored choice is read at start-up; any page of the site can hold it. A fresh page
+        // has none, so it shows the site's default (English, product.md §1) without one.
+        const fresh = !page.url().startsWith('http');
+        if (!(fresh && language === SITE_DEFAULT_LANGUAGE)) {
+          if (fresh) await page.goto('/help');
+          await page.evaluate((code) => window.localStorage.setItem('language', code), language);
+        }
         await page.goto(path);
         await settle(page);
         await expect(page.locator('html')).toHaveAttribute('lang', language);
