@@ -1,7 +1,7 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
-import { notifyOnce } from '../premium/notices.js';
+import { type Notice, notifyOnce } from '../premium/notices.js';
 import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
@@ -42,9 +42,18 @@ export async function remindRenewal(
   if (facts.end_date.getTime() - now.getTime() > REMINDER_DAYS_BEFORE * DAY_MS) return false;
   // The subscription's offer prices the coming period as its renewal invoice will (modules/offers).
   const price = { amount: facts.cost - facts.discount, currency: facts.currency };
-  const key = `reminder:${facts.id}:${facts.end_date.toISOString()}`;
-  // The notice's statement records that the period's reminder went out.
-  const remindsOf = { subscriptionId, endDate: facts.end_date };
+  // Once per period: the notice's key, and its statement records that the period's reminder went out.
+  const remind = (content: Pick<Notice, 'link' | 'text'>) =>
+    notifyOnce(
+      deps,
+      {
+        key: `reminder:${facts.id}:${facts.end_date.toISOString()}`,
+        userId: facts.owner_id,
+        remindsOf: { subscriptionId, endDate: facts.end_date },
+        ...content,
+      },
+      log,
+    );
   // The end of a first-time trial's free days says so, and how to pay nothing (trials/).
   const trial = facts.trial_method !== null;
   const trialPlans = (lang: 'en' | 'mn') => ({
@@ -54,37 +63,23 @@ export async function remindRenewal(
   if (facts.card_token) {
     const cardName = `${facts.card_brand} •••• ${facts.card_last4}`;
     const profile = `${deps.config.PUBLIC_URL}/profile`;
-    return notifyOnce(
-      deps,
-      {
-        key,
-        userId: facts.owner_id,
-        remindsOf,
-        ...(trial ? { link: profile } : {}),
-        text: (lang) =>
-          trial
-            ? billingMessages.trialEndsCard(lang, trialPlans(lang), price, facts.end_date, cardName, profile)
-            : billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
-      },
-      log,
-    );
+    return remind({
+      ...(trial ? { link: profile } : {}),
+      text: (lang) =>
+        trial
+          ? billingMessages.trialEndsCard(lang, trialPlans(lang), price, facts.end_date, cardName, profile)
+          : billingMessages.reminderCard(lang, planName(facts, lang), price, facts.end_date, cardName),
+    });
   }
   const invoice = await renewalInvoice(deps, facts);
   const link = (await paysByQpay(deps, facts.owner_id))
     ? sitePaymentPage(deps.config.PUBLIC_URL, invoice.invoice_id)
     : await invoicePaymentPage(deps, invoice.invoice_id);
-  return notifyOnce(
-    deps,
-    {
-      key,
-      userId: facts.owner_id,
-      remindsOf,
-      link,
-      text: (lang) =>
-        trial
-          ? billingMessages.trialEndsLink(lang, trialPlans(lang), price, facts.end_date, link)
-          : billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
-    },
-    log,
-  );
+  return remind({
+    link,
+    text: (lang) =>
+      trial
+        ? billingMessages.trialEndsLink(lang, trialPlans(lang), price, facts.end_date, link)
+        : billingMessages.reminderLink(lang, planName(facts, lang), price, facts.end_date, link),
+  });
 }
