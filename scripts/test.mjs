@@ -178,6 +178,12 @@ if (wants('e2e') && !findChromium()) {
   }
 }
 
+/**
+ * Files whose tests do not depend on the layer's database (the error handler, on a PGlite of its
+ * own): PGlite's layer, which every run has, runs them from its snapshot; PostgreSQL's leaves them out.
+ */
+const EMBEDDED_ONLY = ['apps/server/test/foundation/error-handler.test.ts'];
+
 // PostgreSQL's integration layer waits on the database server much of its time, so the light
 // layers (typecheck, lint, unit) run beside it; PGlite's, all in this machine's cores,
 // and the browsers' run alone.
@@ -188,12 +194,14 @@ if (wants('integration') && process.env.DATABASE_URL) {
   const node = productionNode();
   const label = node ? `integration (PostgreSQL, Node.js ${PRODUCTION_NODE})` : 'integration (PostgreSQL)';
   if (!node) process.stdout.write(`\n(Node.js ${PRODUCTION_NODE} not used: it needs Linux x64)\n`);
+  const args = [
+    ...vitestArgs('integration', 'integration-postgres'),
+    ...EMBEDDED_ONLY.flatMap((file) => ['--exclude', file]),
+  ];
   postgresLayer = [
     label,
     node ?? 'npx',
-    node
-      ? ['node_modules/vitest/vitest.mjs', ...vitestArgs('integration', 'integration-postgres').slice(1)]
-      : vitestArgs('integration', 'integration-postgres'),
+    node ? ['node_modules/vitest/vitest.mjs', ...args.slice(1)] : args,
     {
       TEST_DATABASE: 'postgres',
       // Vitest's workers, and the tests' own `node` and process.execPath, run on that binary too.

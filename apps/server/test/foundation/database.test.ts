@@ -9,7 +9,7 @@ import { DataDirLockedError, lockDataDir } from '../../src/db/lock.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
 import { createUser } from '../helpers/factories.js';
-import { createTestApp, pgliteFromSnapshot } from '../helpers/test-app.js';
+import { createTestApp, pgliteFromSnapshot, testDatabaseKind } from '../helpers/test-app.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -21,25 +21,36 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('database layer', () => {
-  it('keeps data in DATA_DIR across a restart', async () => {
-    const dataDir = tempDir();
-    const first = await openDatabase({ kind: 'pglite', dataDir });
-    await migrateToLatest(first.db);
-    const user = await createUser(first.db);
-    await first.close();
+/**
+ * The embedded database's own tests (DATA_DIR on disk, PGlite's thread) run in PGlite's layer,
+ * which every run of the suite has; PostgreSQL's layer, which has no snapshot, would only repeat
+ * them on new clusters (~45 s of its time).
+ */
+const embeddedOnly = testDatabaseKind === 'postgres';
 
-    const second = await openDatabase({ kind: 'pglite', dataDir });
-    expect(await migrateToLatest(second.db)).toEqual([]);
-    const found = await second.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', user.id)
-      .executeTakeFirst();
-    expect(found?.id).toBe(user.id);
-    await second.close();
-    // Two on-disk cluster starts: seconds each, more on a loaded machine (an upper bound, not a timing).
-  }, 120_000);
+describe('database layer', () => {
+  it.skipIf(embeddedOnly)(
+    'keeps data in DATA_DIR across a restart',
+    async () => {
+      const dataDir = tempDir();
+      const first = await openDatabase({ kind: 'pglite', dataDir });
+      await migrateToLatest(first.db);
+      const user = await createUser(first.db);
+      await first.close();
+
+      const second = await openDatabase({ kind: 'pglite', dataDir });
+      expect(await migrateToLatest(second.db)).toEqual([]);
+      const found = await second.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', user.id)
+        .executeTakeFirst();
+      expect(found?.id).toBe(user.id);
+      await second.close();
+      // Two on-disk cluster starts: seconds each, more on a loaded machine (an upper bound, not a timing).
+    },
+    120_000,
+  );
 
   it('refuses a second server on the same data directory', () => {
     const dataDir = tempDir();
@@ -85,7 +96,7 @@ describe('database layer', () => {
 
 // Each PGlite here starts from the run's migrated snapshot: what is tested is the thread, not
 // creating a cluster (the first test above does that on disk).
-describe("PGlite's own thread", () => {
+describe.skipIf(embeddedOnly)("PGlite's own thread", () => {
   it('keeps the event loop free while a statement runs', async () => {
     const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
     try {

@@ -7,12 +7,15 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createDeps } from '../../src/deps.js';
 import { STORE } from '../helpers/factories.js';
+import { pgliteFromSnapshot } from '../helpers/test-app.js';
 
 /**
  * The one error handler's last branches: a failure we did not expect answers 500 without its
  * details, and a database that is gone answers 503 with Retry-After, both in the one shape.
  */
-const handle = await openDatabase({ kind: 'pglite' });
+// The same whatever the layer's database (its PGlite is its own; the gone PostgreSQL is a free
+// port): when both layers run, PGlite's runs it (scripts/test.mjs, EMBEDDED_ONLY), from its snapshot.
+const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
 const deps = createDeps({
   config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST_DIR: '/nonexistent' }),
   db: handle.db,
