@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOperator } from '../../src/modules/console/operators.js';
 import { totpCode } from '../../src/modules/console/totp.js';
 import { runAdmin } from '../helpers/admin.js';
@@ -16,6 +13,7 @@ import {
   signInCall,
 } from '../helpers/console.js';
 import { createUser } from '../helpers/factories.js';
+import { migratedDataDir } from '../helpers/pglite-snapshot.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -160,7 +158,7 @@ describe('set-up link', () => {
   it.skipIf(testDatabaseKind === 'postgres')(
     'is printed by `npm run admin -- operators:add`, with clear errors for bad arguments',
     async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'tunes-operators-'));
+      const dataDir = migratedDataDir(inject('pgliteSnapshot'), 'tunes-operators-');
       const added = await runAdmin(
         dataDir,
         'operators:add',

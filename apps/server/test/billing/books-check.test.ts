@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { BooksMismatch } from '@tunes/shared/books-codes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { BOOKS_GRACE_MS, type BooksCheckOptions, checkBooks } from '../../src/modules/billing/books-check.js';
 import { lastBooksReport } from '../../src/modules/billing/books-store.js';
@@ -21,6 +18,7 @@ import {
   singlePackage,
   withPlans,
 } from '../helpers/factories.js';
+import { migratedDataDir } from '../helpers/pglite-snapshot.js';
 import { PAID_CARD, payOnGateway, subscriber } from '../helpers/premium.js';
 import { answerAtBank, loseCallbacks, qpayCheckout, qpaySubscriber } from '../helpers/qpay-factories.js';
 import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
@@ -285,7 +283,7 @@ describe('the books check', () => {
 // The command line opens its own embedded database, so one run of the suite is enough.
 describe.skipIf(testDatabaseKind === 'postgres')('npm run admin -- books:check', () => {
   it('exits 0 when the books balance, and 1 naming each mismatch when they do not', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'tunes-books-'));
+    const dataDir = migratedDataDir(inject('pgliteSnapshot'), 'tunes-books-');
     const clean = await runAdmin(dataDir, 'books:check');
     expect(clean.stderr).toBe('');
     expect(clean.code).toBe(0);

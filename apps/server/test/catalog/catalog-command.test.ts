@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../src/admin/run-cli.js';
 import { DEMO_CATALOG_FILE, demoCatalog } from '../../src/modules/catalog/catalog-file.js';
+import { migratedDataDir } from '../helpers/pglite-snapshot.js';
 import { testDatabaseKind } from '../helpers/test-app.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'tunes-catalog-'));
@@ -33,13 +34,17 @@ function writeFile(name: string, text: string): string {
 
 // The command line opens its own embedded database, so one run of the suite is enough (the
 // PostgreSQL path of the command is opening-for-business.test.ts).
-// Each run opens the embedded database on disk (a few seconds each).
+// Each run opens the embedded database on disk (a few seconds each); each starts from a copy of
+// the run's migrated cluster.
 describe.skipIf(testDatabaseKind === 'postgres')(
   'npm run admin -- catalog:import',
   { timeout: 120_000 },
   () => {
     it('loads a YAML catalog into an empty database, then changes nothing on a second run', async () => {
-      const empty = { DATA_DIR: path.join(work, 'empty'), SEED_DEMO_DATA: 'false' };
+      const empty = {
+        DATA_DIR: migratedDataDir(inject('pgliteSnapshot'), 'tunes-catalog-empty-'),
+        SEED_DEMO_DATA: 'false',
+      };
       const first = await admin(empty, 'catalog:import', DEMO_CATALOG_FILE);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
@@ -79,7 +84,10 @@ describe.skipIf(testDatabaseKind === 'postgres')(
     });
 
     it('refuses a bad entry naming it, with exit 1 and nothing written', async () => {
-      const dataDir = { DATA_DIR: path.join(work, 'refusals'), SEED_DEMO_DATA: 'false' };
+      const dataDir = {
+        DATA_DIR: migratedDataDir(inject('pgliteSnapshot'), 'tunes-catalog-refusals-'),
+        SEED_DEMO_DATA: 'false',
+      };
       const catalog = structuredClone(demoCatalog()) as unknown as { plans: Record<string, unknown>[] };
       catalog.plans[2] = { ...catalog.plans[2], price: -5 };
       const bad = writeFile('bad.yaml', stringify(catalog));
@@ -114,7 +122,7 @@ describe.skipIf(testDatabaseKind === 'postgres')(
 
     it('changes nothing on a development database: the demo seeds are the demo catalog', async () => {
       const seeded = await admin(
-        { DATA_DIR: path.join(work, 'seeded') },
+        { DATA_DIR: migratedDataDir(inject('pgliteSnapshot'), 'tunes-catalog-seeded-') },
         'catalog:import',
         DEMO_CATALOG_FILE,
       );

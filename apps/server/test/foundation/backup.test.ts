@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openConfiguredDatabase } from '../../src/runtime.js';
 import { runAdmin } from '../helpers/admin.js';
+import { migratedDataDir } from '../helpers/pglite-snapshot.js';
 import { testDatabaseKind } from '../helpers/test-app.js';
 
 const admin = runAdmin;
@@ -13,7 +14,7 @@ const admin = runAdmin;
 describe.skipIf(testDatabaseKind === 'postgres')('npm run admin -- backup / restore', () => {
   it('copies the embedded database to a file and back into another DATA_DIR, where the data is found', async () => {
     const work = mkdtempSync(path.join(tmpdir(), 'tunes-backup-'));
-    const original = path.join(work, 'original');
+    const original = migratedDataDir(inject('pgliteSnapshot'), 'tunes-backup-original-');
     const database = await openConfiguredDatabase(loadConfig({ DATA_DIR: original }));
     await database.ready;
     await database.db
