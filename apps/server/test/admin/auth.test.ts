@@ -159,34 +159,15 @@ describe('set-up link', () => {
     'is printed by `npm run admin -- operators:add`, with clear errors for bad arguments',
     async () => {
       const dataDir = migratedDataDir(inject('pgliteSnapshot'), 'tunes-operators-');
-      const added = await runAdmin(
-        dataDir,
-        'operators:add',
-        '--email',
-        'cli.op@ops.example.mn',
-        '--role',
-        'admin',
-      );
+      const add = (email: string, role: string) =>
+        runAdmin(dataDir, 'operators:add', '--email', email, '--role', role);
+      const added = await add('cli.op@ops.example.mn', 'admin');
       expect(added.code, added.stderr).toBe(0);
       expect(added.stdout).toMatch(/\/admin\/setup\?token=[\w-]{40,}/);
-      const twice = await runAdmin(
-        dataDir,
-        'operators:add',
-        '--email',
-        'cli.op@ops.example.mn',
-        '--role',
-        'admin',
-      );
+      const twice = await add('cli.op@ops.example.mn', 'admin');
       expect(twice.code).toBe(2);
       expect(twice.stderr).toContain('already exists');
-      const badRole = await runAdmin(
-        dataDir,
-        'operators:add',
-        '--email',
-        'x@ops.example.mn',
-        '--role',
-        'boss',
-      );
+      const badRole = await add('x@ops.example.mn', 'boss');
       expect(badRole.code).toBe(2);
       expect(badRole.stderr).toContain('--role must be admin, support or content');
       const help = await runAdmin(dataDir, 'operators:add', '--help');
