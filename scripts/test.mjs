@@ -182,7 +182,7 @@ if (wants('e2e') && !findChromium()) {
  * Files whose tests do not depend on the layer's database (the error handler, on a PGlite of its
  * own): PGlite's layer, which every run has, runs them from its snapshot; PostgreSQL's leaves them out.
  */
-const EMBEDDED_ONLY = ['apps/server/test/foundation/error-handler.test.ts'];
+const PGLITE_LAYER_ONLY = ['apps/server/test/foundation/error-handler.test.ts'];
 
 // PostgreSQL's integration layer waits on the database server much of its time, so the light
 // layers (typecheck, lint, unit) run beside it; PGlite's, all in this machine's cores,
@@ -196,7 +196,7 @@ if (wants('integration') && process.env.DATABASE_URL) {
   if (!node) process.stdout.write(`\n(Node.js ${PRODUCTION_NODE} not used: it needs Linux x64)\n`);
   const args = [
     ...vitestArgs('integration', 'integration-postgres'),
-    ...EMBEDDED_ONLY.flatMap((file) => ['--exclude', file]),
+    ...PGLITE_LAYER_ONLY.flatMap((file) => ['--exclude', file]),
   ];
   postgresLayer = [
     label,

@@ -24,12 +24,12 @@ afterAll(() => {
 /**
  * The embedded database's own tests (DATA_DIR on disk, PGlite's thread) run in PGlite's layer,
  * which every run of the suite has; PostgreSQL's layer, which has no snapshot, would only repeat
- * them on new clusters (~45 s of its time).
+ * them on new clusters (~45 s of its time), so it skips them.
  */
-const embeddedOnly = testDatabaseKind === 'postgres';
+const onPostgres = testDatabaseKind === 'postgres';
 
 describe('database layer', () => {
-  it.skipIf(embeddedOnly)(
+  it.skipIf(onPostgres)(
     'keeps data in DATA_DIR across a restart',
     async () => {
       const dataDir = tempDir();
@@ -96,7 +96,7 @@ describe('database layer', () => {
 
 // Each PGlite here starts from the run's migrated snapshot: what is tested is the thread, not
 // creating a cluster (the first test above does that on disk).
-describe.skipIf(embeddedOnly)("PGlite's own thread", () => {
+describe.skipIf(onPostgres)("PGlite's own thread", () => {
   it('keeps the event loop free while a statement runs', async () => {
     const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
     try {

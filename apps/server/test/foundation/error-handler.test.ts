@@ -14,7 +14,8 @@ import { pgliteFromSnapshot } from '../helpers/test-app.js';
  * details, and a database that is gone answers 503 with Retry-After, both in the one shape.
  */
 // The same whatever the layer's database (its PGlite is its own; the gone PostgreSQL is a free
-// port): when both layers run, PGlite's runs it (scripts/test.mjs, EMBEDDED_ONLY), from its snapshot.
+// port): when both layers run, PGlite's runs it (scripts/test.mjs, PGLITE_LAYER_ONLY), from the
+// run's migrated snapshot.
 const handle = await openDatabase({ kind: 'pglite', ...(await pgliteFromSnapshot()) });
 const deps = createDeps({
   config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST_DIR: '/nonexistent' }),
