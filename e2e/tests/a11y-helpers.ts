@@ -111,6 +111,20 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
     .options({ resultTypes: ['violations'] })
     .setLegacyMode(true);
   if (include) builder = builder.include(include);
+  // Colours are judged as painted: a toast fading out (its text at half opacity) fails contrast.
+  // Running animations and transitions that end (not a spinner's) finish first; a paused one
+  // would never finish, so at most 2 s.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
   const { violations } = await builder.analyze();
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
