@@ -14,6 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { totalCpuMs } from './lib/cpu.mjs';
+import { createPostgresDatabase } from './lib/databases.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const count = Number(process.env.BENCH_RENEWALS ?? 100_000);
@@ -53,25 +55,10 @@ const { checkBooks } = await dist('modules/billing/books-check.js');
 const { checkChanges } = await dist('modules/billing/books-changes.js');
 const { booksJobKind, BOOKS_JOB_EVERY_MS } = await dist('modules/billing/books-store.js');
 
-let databaseUrl;
-let dropDatabase = async () => {};
-if (!onPglite) {
-  const adminUrl =
-    process.env.BENCH_POSTGRES_URL ??
-    process.env.DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `tunes_renewals_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  };
-}
+// Its own database, reached as a co-located one is: by its Unix socket (bench/lib/databases.mjs).
+const database = onPglite ? undefined : await createPostgresDatabase(`tunes_renewals_${process.pid}`);
+const databaseUrl = database?.url;
+const dropDatabase = async () => database?.drop();
 
 const config = loadConfig({
   NODE_ENV: 'development',
@@ -181,11 +168,15 @@ try {
     phaseName = name;
     clock.set(at);
     const cpu = process.cpuUsage();
+    // PostgreSQL's share: its backends' own CPU (a backend closed meanwhile is not counted).
+    const databaseCpu = async () => (database ? totalCpuMs(await database.pids()) : 0);
+    const databaseCpuBefore = await databaseCpu();
     const queriesBefore = queries;
     const started = performance.now();
     const report = await app.jobs.runDue();
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const databaseMs = (await databaseCpu()) - databaseCpuBefore;
     const ran = Object.fromEntries(report.ran.map((entry) => [entry.name, entry.count]));
     const books = (
       await sql`select mismatch_count, changes_left, invoices_asked from books_checks
@@ -199,13 +190,16 @@ try {
       perSecond: Math.round(items / (ms / 1000)),
       processCpuSeconds: Math.round((used.user + used.system) / 100_000) / 10,
       cpuMsPerJob: Math.round((used.user + used.system) / 100 / Math.max(1, items)) / 10,
+      databaseCpuSeconds: database ? Math.round(databaseMs / 100) / 10 : null,
+      databaseCpuMsPerJob: database ? Math.round((databaseMs * 10) / Math.max(1, items)) / 10 : null,
       queriesPerJob: onPglite ? null : Math.round(((queries - queriesBefore) / Math.max(1, items)) * 10) / 10,
       booksJob: books ?? null,
     };
     results.phases.push(figures);
     log(
       `${name.padEnd(10)} ${String(figures.seconds).padStart(7)} s  ${String(figures.perSecond).padStart(6)} jobs/s  ` +
-        `CPU ${figures.processCpuSeconds} s = ${figures.cpuMsPerJob} ms/job (this process; PostgreSQL's own is not counted)  ` +
+        `CPU ${figures.processCpuSeconds} s = ${figures.cpuMsPerJob} ms/job (this process)` +
+        `${database ? `, PostgreSQL ${figures.databaseCpuSeconds} s = ${figures.databaseCpuMsPerJob} ms/job` : ''}  ` +
         `${figures.queriesPerJob === null ? '' : `${figures.queriesPerJob} queries/job  `}${JSON.stringify(ran)}`,
     );
     if (books)
