@@ -102,6 +102,14 @@ describe('activation exactly once per invoice', () => {
       (row) => row.current_process === 'activation',
     );
     expect(activations).toHaveLength(1);
+    // The page's one capture is one ledger row, written with the invoice paid.
+    const captures = await t.deps.db
+      .selectFrom('payment_ledger')
+      .select(['outcome', 'reference', 'amount'])
+      .where('invoice_id', '=', invoiceId)
+      .where('entry', '=', 'capture')
+      .execute();
+    expect(captures).toEqual([{ outcome: 'applied', reference: 'session', amount: expect.any(Number) }]);
 
     // Later returns still land on /success and change nothing.
     const again = await t.app.inject({ method: 'GET', url: back.pathname + back.search });

@@ -1,5 +1,5 @@
 import type { PaymentMethod } from '@tunes/shared/billing';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryCreator, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -7,6 +7,7 @@ import { payments } from '../../lib/metrics.js';
 import { receiptRequestOfPaid } from '../ebarimt/receipt-requests.js';
 import { offerPeriodPaid } from '../offers/redemption.js';
 import { addMonths } from './period.js';
+import type { LedgerMethod } from './tables.js';
 import './tables.js';
 
 /** What the capture that pays an invoice writes on it: its method and card (null: as it was). */
@@ -18,43 +19,47 @@ export type PaidWith = {
 
 const ASIS: PaidWith = { method: null, cardBrand: null, cardLast4: null };
 
-/**
- * Marks an invoice paid, once: answers its facts only to the call that changed it. The same
- * statement writes the method and card that paid it (a renewal link paid by QPay: the receipt
- * names the method), asks for its e-barimt (`receiptRequestOfPaid`: every paid invoice gets one,
- * and the job queue issues it), and reads what a purchase's period is made of (the plan's
- * months, the end of the access the buyer has): one round trip where there were four.
- */
-const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now: Date } & PaidWith) =>
+type MarkPaidArgs = { invoiceId: string; now: Date } & PaidWith;
+
+/** The update that marks an invoice paid, once (it matches only while the invoice is `created`). */
+const paidUpdate = (db: QueryCreator<Database>, args: MarkPaidArgs) =>
   db
-    .with('paid', (cte) =>
-      cte
-        .updateTable('payment_invoices')
-        .set({
-          status: 'paid',
-          settled_at: args.now,
-          method: sql<PaymentMethod>`coalesce(${args.method}, method)`,
-          card_brand: sql<string | null>`coalesce(${args.cardBrand}, card_brand)`,
-          card_last4: sql<string | null>`coalesce(${args.cardLast4}, card_last4)`,
-        })
-        .where('invoice_id', '=', args.invoiceId)
-        .where('status', '=', 'created')
-        .returning([
-          'invoice_id',
-          'user_id',
-          'package_id',
-          'kind',
-          'method',
-          'subscription_id',
-          'period_start',
-          'period_end',
-          'ebarimt_registry',
-          'ebarimt_tin',
-          'ebarimt_company',
-          'offer_redemption_id',
-        ]),
-    )
-    .with('receipt', (cte) => receiptRequestOfPaid(cte, args.now))
+    .updateTable('payment_invoices')
+    .set({
+      status: 'paid',
+      settled_at: args.now,
+      method: sql<PaymentMethod>`coalesce(${args.method}, method)`,
+      card_brand: sql<string | null>`coalesce(${args.cardBrand}, card_brand)`,
+      card_last4: sql<string | null>`coalesce(${args.cardLast4}, card_last4)`,
+    })
+    .where('invoice_id', '=', args.invoiceId)
+    .where('status', '=', 'created')
+    .returning([
+      'invoice_id',
+      'user_id',
+      'package_id',
+      'kind',
+      'method',
+      'subscription_id',
+      'period_start',
+      'period_end',
+      'ebarimt_registry',
+      'ebarimt_tin',
+      'ebarimt_company',
+      'offer_redemption_id',
+    ]);
+type PaidRow = Awaited<ReturnType<ReturnType<typeof paidUpdate>['execute']>>[number];
+
+/**
+ * What the statement that marks an invoice paid goes on to do with the `paid` row: it asks for
+ * the invoice's e-barimt (`receiptRequestOfPaid`: every paid invoice gets one, and the job queue
+ * issues it) and reads what a purchase's period is made of (the plan's months, the end of the
+ * access the buyer has). Kysely's CTE types are invariant, so a statement with more CTEs than
+ * `paid` (the capture's ledger row) is widened to these alone: it holds them, and no more is read.
+ */
+const paidFacts = <DB extends Database & { paid: PaidRow }>(db: QueryCreator<DB>, now: Date) =>
+  (db as unknown as QueryCreator<Database & { paid: PaidRow }>)
+    .with('receipt', (cte) => receiptRequestOfPaid(cte, now))
     .selectFrom('paid')
     .leftJoin('packages as p', 'p.id', 'paid.package_id')
     .selectAll('paid')
@@ -62,10 +67,99 @@ const markPaid = prepared((db: Kysely<Database>, args: { invoiceId: string; now:
     .select(
       // A second paid invoice (two tabs) extends access instead of overlapping the first period.
       sql<Date | null>`case when paid.kind = 'purchase' then (
-        select max(s.end_date) from subscriptions s where s.owner_id = paid.user_id and s.end_date > ${args.now}
+        select max(s.end_date) from subscriptions s where s.owner_id = paid.user_id and s.end_date > ${now}
       ) end`.as('current_end'),
-    ),
+    );
+
+/**
+ * Marks an invoice paid, once: answers its facts only to the call that changed it. The same
+ * statement writes the method and card that paid it (a renewal link paid by QPay: the receipt
+ * names the method), asks for its e-barimt and reads what a purchase's period is made of: one
+ * round trip where there were four.
+ */
+const markPaid = prepared((db: Kysely<Database>, args: MarkPaidArgs) =>
+  paidFacts(
+    db.with('paid', (cte) => paidUpdate(cte, args)),
+    args.now,
+  ),
 );
+
+/** The capture that pays an invoice, as its ledger row records it. */
+export interface PayingCapture {
+  subscriptionId: string | null;
+  method: LedgerMethod;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
+/** A capture as `prepared` arguments (each one a value of the statement). */
+type CaptureArgs = {
+  captureSubscriptionId: string | null;
+  captureMethod: LedgerMethod;
+  captureReference: string;
+  captureAmount: number;
+  captureCurrency: string;
+};
+
+/**
+ * `markPaid` for a provider's capture, which also writes the capture's ledger row (applied): one
+ * round trip for both. The invoice is marked paid only if the ledger does not hold that capture
+ * yet (its key: invoice, method, reference), so the same report again writes nothing and
+ * answers no row; the caller holds the invoice's row lock, so no other capture of it runs meanwhile.
+ */
+const markCapturedPaid = prepared((db: Kysely<Database>, args: MarkPaidArgs & CaptureArgs) =>
+  paidFacts(
+    db
+      .with('paid', (cte) =>
+        paidUpdate(cte, args).where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('payment_ledger as l')
+                .select('l.id')
+                .where('l.invoice_id', '=', args.invoiceId)
+                .where('l.entry', '=', 'capture')
+                .where('l.method', '=', args.captureMethod)
+                .where('l.reference', '=', args.captureReference),
+            ),
+          ),
+        ),
+      )
+      .with('captured', (cte) =>
+        cte
+          .insertInto('payment_ledger')
+          .columns([
+            'invoice_id',
+            'subscription_id',
+            'entry',
+            'method',
+            'reference',
+            'amount',
+            'currency',
+            'outcome',
+            'created_at',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom('paid')
+              .select([
+                'paid.invoice_id',
+                sql<string | null>`${args.captureSubscriptionId}::uuid`.as('subscription_id'),
+                sql<'capture'>`'capture'`.as('entry'),
+                sql<LedgerMethod>`${args.captureMethod}`.as('method'),
+                sql<string>`${args.captureReference}`.as('reference'),
+                sql<number>`${args.captureAmount}::integer`.as('amount'),
+                sql<string>`${args.captureCurrency}`.as('currency'),
+                sql<'applied'>`'applied'`.as('outcome'),
+                sql<Date>`${args.now}::timestamptz`.as('created_at'),
+              ]),
+          ),
+      ),
+    args.now,
+  ),
+);
+
 type MarkedPaid = Awaited<ReturnType<typeof markPaid>>[number];
 
 /** The subscription a paid invoice applied to, and the end of its period as the profile shows it. */
@@ -105,7 +199,42 @@ export async function applyPaidInvoice(
   paidWith: PaidWith = ASIS,
 ): Promise<PaidPeriod | null> {
   const [invoice] = await markPaid(trx, { invoiceId, now, ...paidWith });
-  if (!invoice) return null;
+  return invoice ? applyMarked(trx, invoiceId, invoice, now) : null;
+}
+
+/**
+ * `applyPaidInvoice` for a provider's capture of an invoice that is `created` and locked by the
+ * caller (capture-decision.ts): the capture's ledger row is written by the statement that marks
+ * the invoice paid. Answers null when the ledger had that capture already (nothing was written:
+ * under the caller's lock the invoice is still `created`, so only the ledger's key can stop it).
+ */
+export async function applyCapture(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  now: Date,
+  capture: PayingCapture,
+  paidWith: PaidWith,
+): Promise<{ period: PaidPeriod | null } | null> {
+  const [invoice] = await markCapturedPaid(trx, {
+    invoiceId,
+    now,
+    ...paidWith,
+    captureSubscriptionId: capture.subscriptionId,
+    captureMethod: capture.method,
+    captureReference: capture.reference,
+    captureAmount: capture.amount,
+    captureCurrency: capture.currency,
+  });
+  return invoice ? { period: await applyMarked(trx, invoiceId, invoice, now) } : null;
+}
+
+/** A paid invoice's effect: its period (by kind), and a period of its offer used. */
+async function applyMarked(
+  trx: Kysely<Database>,
+  invoiceId: string,
+  invoice: MarkedPaid,
+  now: Date,
+): Promise<PaidPeriod | null> {
   payments.inc({ method: invoice.method, kind: invoice.kind, outcome: 'paid' });
   const period = await applyInvoice(trx, invoiceId, invoice, now);
   // Priced with an offer: the redemption is the subscription's, and a period of it is used.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { subscriberName } from '../providers/payment-log.js';
-import { applyPaidInvoice } from './activation-once.js';
+import { applyCapture } from './activation-once.js';
 import type { Capture, CaptureDeps } from './capture-once.js';
 import type { InvoiceParty } from './invoice-party.js';
 import type { OpenAttempts } from './open-attempts.js';
@@ -95,35 +95,47 @@ export async function decideCapture(deps: CaptureDeps, invoiceId: string, captur
     }
 
     // Recorded once: the same report again (a retry, a second check) is known and changes nothing.
-    const row = await trx
-      .insertInto('payment_ledger')
-      .values({
-        invoice_id: invoiceId,
-        subscription_id: invoice.subscription_id,
-        entry: 'capture',
+    if (reason) {
+      const row = await trx
+        .insertInto('payment_ledger')
+        .values({
+          invoice_id: invoiceId,
+          subscription_id: invoice.subscription_id,
+          entry: 'capture',
+          method: capture.method,
+          reference: capture.reference,
+          amount: capture.amount,
+          currency: capture.currency,
+          outcome: 'surplus',
+          reason,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.columns(['invoice_id', 'entry', 'method', 'reference']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) return { outcome: 'known' as const };
+      return { outcome: 'surplus' as const, reason, ledgerId: row.id, userId: invoice.user_id, party };
+    }
+
+    // The first capture of the open invoice: its ledger row and the invoice paid in one statement.
+    const { card } = capture;
+    const applied = await applyCapture(
+      trx,
+      invoiceId,
+      now,
+      {
+        subscriptionId: invoice.subscription_id,
         method: capture.method,
         reference: capture.reference,
         amount: capture.amount,
         currency: capture.currency,
-        outcome: reason ? 'surplus' : 'applied',
-        reason,
-        created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['invoice_id', 'entry', 'method', 'reference']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) return { outcome: 'known' as const };
-    if (reason)
-      return { outcome: 'surplus' as const, reason, ledgerId: row.id, userId: invoice.user_id, party };
-
-    const { card } = capture;
+      },
+      // A renewal link paid with QPay (or a QPay page paid by card): the receipt names the method.
+      { method: capture.method, cardBrand: card?.brand ?? null, cardLast4: card?.last4 ?? null },
+    );
+    if (!applied) return { outcome: 'known' as const };
+    const { period } = applied;
     if (card && invoice.save_card) await keepCard({ db: trx, clock: deps.clock }, invoice.user_id, card);
-    // A renewal link paid with QPay (or a QPay page paid by card): the receipt names the method.
-    const period = await applyPaidInvoice(trx, invoiceId, now, {
-      method: capture.method,
-      cardBrand: card?.brand ?? null,
-      cardLast4: card?.last4 ?? null,
-    });
     const open: OpenAttempts = {
       currency: invoice.currency,
       card:
