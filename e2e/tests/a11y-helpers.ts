@@ -111,30 +111,38 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
     .options({ resultTypes: ['violations'] })
     .setLegacyMode(true);
   if (include) builder = builder.include(include);
-  // Colours are judged as painted: a toast fading out (its text at half opacity) fails contrast.
-  // Running animations and transitions that end (not a spinner's) finish first; a paused one
-  // would never finish, so at most 2 s.
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-      new Promise((resolve) => setTimeout(resolve, 2000)),
-    ]),
-  );
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
-          .slice(0, 4)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
+  // Colours are judged as painted, so at rest: a toast fading out (its text at half opacity) fails
+  // contrast. The scan sees the page as a reader who asked for no motion does (the toasts' and the
+  // site's reduced-motion rules), so no fade starts while it runs; the page's own choice is kept.
+  const moving = await page.evaluate(() => !matchMedia('(prefers-reduced-motion: reduce)').matches);
+  if (moving) await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    // Running animations and transitions that end (not a spinner's) finish first; a paused one
+    // would never finish, so at most 2 s.
+    await page.evaluate(() =>
+      Promise.race([
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+            .map((animation) => animation.finished.catch(() => undefined)),
+        ),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]),
     );
+    const { violations } = await builder.analyze();
+    return violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+            .slice(0, 4)
+            .map((node) => node.target.join(' '))
+            .join(' | ')}`,
+      );
+  } finally {
+    if (moving) await page.emulateMedia({ reducedMotion: null });
+  }
 }
 
 /**
