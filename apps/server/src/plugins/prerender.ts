@@ -30,13 +30,14 @@ interface Renderer {
 interface Rendered {
   dataKey: string;
   page: CachedAnswer;
-  /** Until when (process time) the page is served without asking the API for its data again. */
+  /** Until when (the server's clock, ms) the page is served without asking the API for its data again. */
   freshUntil: number;
 }
 
 /**
- * How long a rendered page is served as it is. The API's own public answers are as old as this
- * across processes (lib/answer-cache.ts), and a publish in this process drops it at once.
+ * How long a rendered page is served as it is, on the server's clock, as the API's own public
+ * answers are (lib/answer-cache.ts): moving the development clock past it renders the page again.
+ * A publish in this process drops it at once.
  */
 const PAGE_FRESH_MS = 1000;
 
@@ -89,6 +90,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
     },
     () => {},
   );
+  const nowMs = () => app.deps.clock.now().getTime();
   const rendered = new Map<string, Rendered>();
   const preparing = new Map<string, Promise<CachedAnswer>>();
   const stopListening = onContentPublished(app.deps, () => {
@@ -102,7 +104,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       origin: 'http://localhost',
       fetch: apiFetch,
     });
-    const freshUntil = performance.now() + PAGE_FRESH_MS;
+    const freshUntil = nowMs() + PAGE_FRESH_MS;
     const cached = rendered.get(key);
     if (cached && cached.dataKey === prepared.dataKey) {
       cached.freshUntil = freshUntil;
@@ -143,7 +145,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       const language = languageOf(cookieHeader);
       const key = `${pathname}|${language}`;
       const fresh = rendered.get(key);
-      if (fresh && fresh.freshUntil > performance.now()) return fresh.page;
+      if (fresh && fresh.freshUntil > nowMs()) return fresh.page;
       try {
         return await prepare(pathname, language, key);
       } catch (error) {
