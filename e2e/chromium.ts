@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 /**
  * The system Chromium the end-to-end tests drive: CHROME_PATH, else Debian's headless shell
  * (`chromium-headless-shell`, the build Playwright itself runs headless tests in: the e2e layer
- * took ~40 % less time and CPU in it than in the full browser, docs/performance.md), else Debian's
+ * took ~28 % less time and CPU in it than in the full browser, docs/performance.md), else Debian's
  * /usr/bin/chromium.
  */
 export function findChromium(): string | undefined {

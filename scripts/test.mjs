@@ -163,7 +163,7 @@ function productionNode() {
   return binary;
 }
 
-// The headless shell is installed even beside a full Chromium: the e2e layer takes ~40 % less
+// The headless shell is installed even beside a full Chromium: the e2e layer takes ~28 % less
 // time and CPU in it (docs/performance.md, "Suite time").
 if (wants('e2e') && !process.env.CHROME_PATH && !existsSync(HEADLESS_SHELL)) {
   const isRoot = process.getuid?.() === 0;

@@ -44,6 +44,17 @@ describe('AnswerCache under a burst', () => {
     );
   });
 
+  it('a clock set back (an NTP step) reads the revision again rather than trusting it for longer', async () => {
+    const { state, cache, load } = world();
+    state.nowMs = 3_600_000;
+    await cache.get('plans:14', load);
+    state.revision = 2;
+    state.nowMs = 0;
+    const answer = await cache.get('plans:14', load);
+    expect(state.revisionReads).toBe(2);
+    expect(answer.identity.body?.toString()).toBe('{"result":["answer of revision 2"]}');
+  });
+
   it('keeps neither a miss nor a failure: the next request loads again', async () => {
     const { cache } = world();
     let calls = 0;

@@ -186,7 +186,9 @@ export class AnswerCache {
   }
 
   async #currentRevision(): Promise<number> {
-    if (this.nowMs() - this.#checkedAt < this.ttlMs) return this.#revision;
+    // A clock set back makes the revision due again rather than trusted for longer.
+    const age = this.nowMs() - this.#checkedAt;
+    if (age >= 0 && age < this.ttlMs) return this.#revision;
     this.#check ??= this.readRevision()
       .then((revision) => {
         this.#revision = revision;

@@ -30,8 +30,11 @@ interface Renderer {
 interface Rendered {
   dataKey: string;
   page: CachedAnswer;
-  /** Until when (the server's clock, ms) the page is served without asking the API for its data again. */
-  freshUntil: number;
+  /**
+   * When (the server's clock, ms) its data was last asked for: it is served as it is while less
+   * than `PAGE_FRESH_MS` older, and a clock set back makes it stale, not fresh for longer.
+   */
+  checkedAt: number;
 }
 
 /**
@@ -94,7 +97,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
   const rendered = new Map<string, Rendered>();
   const preparing = new Map<string, Promise<CachedAnswer>>();
   const stopListening = onContentPublished(app.deps, () => {
-    for (const page of rendered.values()) page.freshUntil = 0;
+    for (const page of rendered.values()) page.checkedAt = Number.NEGATIVE_INFINITY;
   });
   app.addHook('onClose', async () => stopListening());
   let queue: Promise<unknown> = Promise.resolve();
@@ -104,10 +107,10 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       origin: 'http://localhost',
       fetch: apiFetch,
     });
-    const freshUntil = nowMs() + PAGE_FRESH_MS;
+    const checkedAt = nowMs();
     const cached = rendered.get(key);
     if (cached && cached.dataKey === prepared.dataKey) {
-      cached.freshUntil = freshUntil;
+      cached.checkedAt = checkedAt;
       return cached.page;
     }
     const { html, state } = await renderer.renderPage(pathname, language, prepared);
@@ -119,7 +122,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       );
     // The page depends on the language cookie; caches must keep one copy per cookie.
     const answer = toCachedBytes(Buffer.from(page), 'text/html; charset=utf-8', ['cookie']);
-    rendered.set(key, { dataKey: prepared.dataKey, page: answer, freshUntil });
+    rendered.set(key, { dataKey: prepared.dataKey, page: answer, checkedAt });
     return answer;
   }
 
@@ -145,7 +148,8 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       const language = languageOf(cookieHeader);
       const key = `${pathname}|${language}`;
       const fresh = rendered.get(key);
-      if (fresh && fresh.freshUntil > nowMs()) return fresh.page;
+      const age = fresh ? nowMs() - fresh.checkedAt : Number.POSITIVE_INFINITY;
+      if (fresh && age >= 0 && age < PAGE_FRESH_MS) return fresh.page;
       try {
         return await prepare(pathname, language, key);
       } catch (error) {
