@@ -126,6 +126,16 @@ export function revisionEvery(periodMs: number, nowMs: () => number): () => Prom
   return async () => Math.floor(nowMs() / periodMs);
 }
 
+/**
+ * Whether something checked at `checkedAt` is younger than `ttlMs` at `nowMs` (ms of one clock).
+ * A clock set back (an NTP step, never the development clock) makes it due again rather than
+ * trusted until the clock catches up. The cache below and the prerendered pages judge by it.
+ */
+export function checkedWithin(checkedAt: number, nowMs: number, ttlMs: number): boolean {
+  const age = nowMs - checkedAt;
+  return age >= 0 && age < ttlMs;
+}
+
 interface Entry {
   revision: number;
   answer: Promise<CachedAnswer | null>;
@@ -186,9 +196,7 @@ export class AnswerCache {
   }
 
   async #currentRevision(): Promise<number> {
-    // A clock set back makes the revision due again rather than trusted for longer.
-    const age = this.nowMs() - this.#checkedAt;
-    if (age >= 0 && age < this.ttlMs) return this.#revision;
+    if (checkedWithin(this.#checkedAt, this.nowMs(), this.ttlMs)) return this.#revision;
     this.#check ??= this.readRevision()
       .then((revision) => {
         this.#revision = revision;

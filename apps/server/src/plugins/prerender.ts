@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { type CachedAnswer, toCachedBytes } from '../lib/answer-cache.js';
+import { type CachedAnswer, checkedWithin, toCachedBytes } from '../lib/answer-cache.js';
 import { onContentPublished } from '../modules/content/content-events.js';
 
 /** The static routes served as HTML that already holds the page (product.md §2). */
@@ -32,7 +32,7 @@ interface Rendered {
   page: CachedAnswer;
   /**
    * When (the server's clock, ms) its data was last asked for: it is served as it is while less
-   * than `PAGE_FRESH_MS` older, and a clock set back makes it stale, not fresh for longer.
+   * than `PAGE_FRESH_MS` older (`checkedWithin`).
    */
   checkedAt: number;
 }
@@ -148,8 +148,7 @@ export async function createPrerenderer(app: FastifyInstance, webRoot: string) {
       const language = languageOf(cookieHeader);
       const key = `${pathname}|${language}`;
       const fresh = rendered.get(key);
-      const age = fresh ? nowMs() - fresh.checkedAt : Number.POSITIVE_INFINITY;
-      if (fresh && age >= 0 && age < PAGE_FRESH_MS) return fresh.page;
+      if (fresh && checkedWithin(fresh.checkedAt, nowMs(), PAGE_FRESH_MS)) return fresh.page;
       try {
         return await prepare(pathname, language, key);
       } catch (error) {
