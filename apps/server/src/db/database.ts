@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { INT8_OID, NUMERIC_OID, parseNumber } from './number-types.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { PGliteThread } from './pglite-thread.js';
+import { PGliteThread, type StatementRunner } from './pglite-thread.js';
 import { statementName } from './prepared.js';
 import { tracedDialect } from './query-spans.js';
 import type { Database } from './schema.js';
@@ -94,7 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...(dataDir ? { dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(thread), 'pglite') });
+  const db = pgliteDatabase(thread);
   return {
     db,
     kind: 'pglite',
@@ -104,4 +104,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await thread.close();
     },
   };
+}
+
+/** The app's database on a PGlite that runs in `runner` (its own thread; a pooled one in tests). */
+export function pgliteDatabase(runner: StatementRunner): Kysely<Database> {
+  return new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(runner), 'pglite') });
 }

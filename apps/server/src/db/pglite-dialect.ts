@@ -10,7 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { PGliteThread } from './pglite-thread.js';
+import type { StatementRunner } from './pglite-thread.js';
 import { statementName } from './prepared.js';
 
 /**
@@ -21,7 +21,7 @@ import { statementName } from './prepared.js';
  */
 export class PGliteDialect implements Dialect {
   /** The thread may still be starting PGlite (a first start creates the cluster); queries wait. */
-  constructor(private readonly thread: PGliteThread) {}
+  constructor(private readonly thread: StatementRunner) {}
 
   createAdapter() {
     return new PostgresAdapter();
@@ -39,10 +39,10 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   readonly #mutex = new ConnectionMutex();
-  readonly #thread: PGliteThread;
+  readonly #thread: StatementRunner;
   #connection: PGliteConnection | undefined;
 
-  constructor(thread: PGliteThread) {
+  constructor(thread: StatementRunner) {
     this.#thread = thread;
   }
 
@@ -81,7 +81,7 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly thread: PGliteThread) {}
+  constructor(private readonly thread: StatementRunner) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const kind = compiledQuery.query.kind;

@@ -52,6 +52,17 @@ function startWorker(settings: ThreadSettings): Worker {
   return new Worker(script, { eval: true, workerData: settings });
 }
 
+/**
+ * What the PGlite dialect runs its statements on: PGlite's own thread, or (in the tests) one lent
+ * from a pool, whose `close` gives it back.
+ */
+export interface StatementRunner {
+  /** Settles once PGlite has started; a failed start rejects. */
+  readonly ready: Promise<void>;
+  run(statement: Statement): Promise<Answer>;
+  close(): Promise<void>;
+}
+
 interface Waiting {
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
@@ -69,7 +80,7 @@ interface Waiting {
  * stops fails every waiting statement and every later one with "PGlite is closed", which the
  * API answers as 503. The thread keeps the process alive only while a statement is waiting.
  */
-export class PGliteThread {
+export class PGliteThread implements StatementRunner {
   /** Settles once PGlite has started (seconds when a first start creates the cluster). */
   readonly ready: Promise<void>;
   readonly #worker: Worker;

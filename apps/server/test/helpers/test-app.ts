@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
+import { type DatabaseHandle, openDatabase, pgliteDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { leasePGlite } from './pglite-pool.js';
 import { readPGliteSnapshot } from './pglite-snapshot.js';
 import { createDatabaseFromTemplate } from './postgres.js';
 
@@ -35,9 +36,24 @@ export async function pgliteFromSnapshot(): Promise<{ loadDataDir?: Blob }> {
   return snapshot ? { loadDataDir: await readPGliteSnapshot(snapshot) } : {};
 }
 
+/** A PGlite of the test's own, lent by this process's pool and given back, reset, at `close`. */
+function pooledPGlite(snapshot: Blob): DatabaseHandle {
+  const runner = leasePGlite(snapshot);
+  const db = pgliteDatabase(runner);
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await runner.close();
+    },
+  };
+}
+
 /**
  * The real application on a fresh real database, a copy of the one migrated in global-setup.ts:
- * in-memory PGlite loaded from its snapshot, or a PostgreSQL database made from its template.
+ * in-memory PGlite loaded from its snapshot (a thread of this process's pool, reset to it), or a
+ * PostgreSQL database made from its template.
  * Build one per test file (beforeAll) and close it afterwards.
  */
 export async function createTestApp(
@@ -75,7 +91,7 @@ export async function createTestApp(
   });
   const handle = databaseUrl
     ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
-    : await openDatabase({ kind: 'pglite', loadDataDir: await readPGliteSnapshot(inject('pgliteSnapshot')) });
+    : pooledPGlite(await readPGliteSnapshot(inject('pgliteSnapshot')));
 
   // A second server on the same database keeps the first one's clock, as processes share the wall clock.
   const clock = options.shareDatabaseWith?.clock ?? new ManualClock();
