@@ -83,6 +83,9 @@ let queries = 0;
 let phaseName = 'seed';
 // BENCH_EXPLAIN=1: the plan of every books query, as run (EXPLAIN ANALYZE), printed before it runs.
 let explaining = false;
+// BENCH_STATEMENT_TIMES=1: each statement shape's count and mean time from sending to its answer,
+// per phase, printed after the phases (which statements grow with the tables).
+const statementTimes = process.env.BENCH_STATEMENT_TIMES === '1' ? new Map() : undefined;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(...args) {
   queries++;
@@ -101,7 +104,18 @@ pg.Client.prototype.query = function countedQuery(...args) {
       return query.apply(this, args);
     });
   }
-  return query.apply(this, args);
+  if (!statementTimes) return query.apply(this, args);
+  const started = performance.now();
+  const shape = `${phaseName}\t${String(text).replace(/\s+/g, ' ').replace(/\$\d+/g, '$').slice(0, 160)}`;
+  const done = () => {
+    const entry = statementTimes.get(shape) ?? { count: 0, ms: 0 };
+    entry.count++;
+    entry.ms += performance.now() - started;
+    statementTimes.set(shape, entry);
+  };
+  const result = query.apply(this, args);
+  if (result && typeof result.then === 'function') result.then(done, done);
+  return result;
 };
 
 try {
@@ -164,6 +178,82 @@ try {
     from users u where u.username like '9768%' and substr(u.username, 5)::int % 20 <> 0`.execute(db);
   await sql`analyze`.execute(db);
 
+  // With BENCH_STATEMENT_TIMES=1, each table's scans in a phase (pg_stat_user_tables): a
+  // sequential scan of a table that grows through the run shows here.
+  const tableStats = async () =>
+    new Map(
+      (
+        await sql`select schemaname || '.' || relname as name, seq_scan, seq_tup_read, coalesce(idx_scan, 0) as idx_scan,
+                         coalesce(idx_tup_fetch, 0) as idx_tup_fetch, n_live_tup, n_dead_tup
+                  from pg_stat_user_tables
+                  union all
+                  select schemaname || '.' || relname || ' ' || indexrelname, 0, 0, idx_scan, idx_tup_fetch, idx_tup_read, 0
+                  from pg_stat_user_indexes`.execute(db)
+      ).rows.map((row) => [row.name, row]),
+    );
+  const printTableStats = (name, before, after) => {
+    const rows = [...after.values()]
+      .map((row) => {
+        const old = before.get(row.name) ?? {};
+        const delta = (key) => Number(row[key]) - Number(old[key] ?? 0);
+        return {
+          ...row,
+          seq: delta('seq_scan'),
+          seqRead: delta('seq_tup_read'),
+          idx: delta('idx_scan'),
+          idxFetch: delta('idx_tup_fetch'),
+        };
+      })
+      .filter((row) => row.seq || row.idx)
+      .sort((a, b) => b.seqRead + b.idxFetch - (a.seqRead + a.idxFetch))
+      .slice(0, 80);
+    log(
+      `${name}: tables (sequential scans, rows they read; index scans, rows fetched; live, dead rows) and indexes (scans, rows fetched; entries read)`,
+    );
+    for (const row of rows)
+      log(
+        `  ${row.name.padEnd(44)} seq ${row.seq} / ${row.seqRead}  idx ${row.idx} / ${row.idxFetch}  live ${row.n_live_tup} dead ${row.n_dead_tup}`,
+      );
+  };
+
+  // Autovacuum, where the server has it off (as this machine's PostgreSQL does; production keeps
+  // PostgreSQL's default, on): without it no table is analyzed or vacuumed during the run, so
+  // the planner keeps the statistics of the seed (the job queue's tables empty, no open invoice)
+  // and its plans read ever more rows as the day goes on. The bench then does what autovacuum's
+  // launcher would: every BENCH_VACUUM_SECONDS (60, its default naptime) a VACUUM (ANALYZE) of
+  // the database, on a connection of its own whose CPU counts as PostgreSQL's.
+  const autovacuumOff = !onPglite && (await sql`show autovacuum`.execute(db)).rows[0].autovacuum === 'off';
+  const vacuumEvery = Number(process.env.BENCH_VACUUM_SECONDS ?? 60) * 1000;
+  const housekeeper =
+    autovacuumOff && vacuumEvery > 0 ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+  await housekeeper?.connect();
+  const vacuumed = { rounds: 0, seconds: 0 };
+  const keepHouse = () => {
+    if (!housekeeper) return () => Promise.resolve();
+    let stopped = false;
+    let timer;
+    let running = Promise.resolve();
+    const round = () => {
+      running = (async () => {
+        const started = performance.now();
+        await query.call(housekeeper, 'vacuum (analyze)');
+        vacuumed.rounds++;
+        vacuumed.seconds += (performance.now() - started) / 1000;
+        if (!stopped) timer = setTimeout(round, vacuumEvery);
+      })();
+    };
+    timer = setTimeout(round, vacuumEvery);
+    return async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    };
+  };
+  if (autovacuumOff)
+    log(
+      `autovacuum is off on this server: a VACUUM (ANALYZE) every ${vacuumEvery / 1000} s stands in for it`,
+    );
+
   const phase = async (name, at) => {
     phaseName = name;
     clock.set(at);
@@ -173,8 +263,13 @@ try {
     const databaseCpuBefore = await databaseCpu();
     const queriesBefore = queries;
     const started = performance.now();
+    const tablesBefore = statementTimes ? await tableStats() : undefined;
+    const stopHousekeeping = keepHouse();
     const report = await app.jobs.runDue();
     const ms = performance.now() - started;
+    // A round still running is waited for (outside the phase's time, its CPU inside).
+    await stopHousekeeping();
+    if (tablesBefore) printTableStats(name, tablesBefore, await tableStats());
     const used = process.cpuUsage(cpu);
     const databaseMs = (await databaseCpu()) - databaseCpuBefore;
     const ran = Object.fromEntries(report.ran.map((entry) => [entry.name, entry.count]));
@@ -214,6 +309,21 @@ try {
     await phase('charges', due.getTime() + 60_000);
   }
 
+  if (statementTimes) {
+    const rows = [...statementTimes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 40);
+    for (const [shape, { count: n, ms }] of rows)
+      log(
+        `${String(Math.round(ms)).padStart(8)} ms ${String(n).padStart(7)}× ${(ms / n).toFixed(3).padStart(8)} ms  ${shape}`,
+      );
+  }
+  await housekeeper?.end();
+  results.autovacuum = autovacuumOff
+    ? { standIn: 'vacuum (analyze)', everySeconds: vacuumEvery / 1000, ...vacuumed }
+    : 'on';
+  if (autovacuumOff)
+    log(
+      `autovacuum's stand-in: ${vacuumed.rounds} VACUUM (ANALYZE) round(s), ${Math.round(vacuumed.seconds * 10) / 10} s in all`,
+    );
   const [invoices] = (
     await sql`select count(*)::int as renewals,
                      count(*) filter (where status = 'paid')::int as paid
