@@ -40,9 +40,6 @@ const USER_TABLES = `
     and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
   order by 1`;
 
-/** Kysely's record of the migrations run: the snapshot's, never changed by a test file. */
-const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
-
 interface Snapshot {
   fingerprint: string;
   /** The reset's SQL, ending with the snapshot's rows put back. */
@@ -62,7 +59,6 @@ async function readSnapshot(thread: PGliteThread): Promise<Snapshot> {
   const tables = ((await thread.run(query(USER_TABLES))).rows as { name: string }[]).map((row) => row.name);
   const restores: string[] = [];
   for (const table of tables) {
-    if (MIGRATION_TABLES.has(table)) continue;
     const { rows } = await thread.run(
       query(`select coalesce(json_agg(t), '[]')::text as rows from ${table} t`),
     );
@@ -80,7 +76,6 @@ async function readSnapshot(thread: PGliteThread): Promise<Snapshot> {
   for (const { name, value } of used as { name: string; value: string }[])
     restores.push(`select setval(${quote(name)}, ${value});`);
   const keptSchemas = ['public', ...schemas].map(quote).join(', ');
-  const migrationTables = [...MIGRATION_TABLES].map(quote).join(', ');
   const reset = `
     rollback;
     close all; reset all; unlisten *; select pg_advisory_unlock_all(); discard temp;
@@ -94,7 +89,7 @@ async function readSnapshot(thread: PGliteThread): Promise<Snapshot> {
         execute format('drop schema %I cascade', r.nspname);
       end loop;
       for r in ${USER_TABLES} loop
-        if r.name not in (${migrationTables}) then execute 'delete from ' || r.name; end if;
+        execute 'delete from ' || r.name;
       end loop;
       for r in select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
                where c.relkind = 'S' and n.nspname not like 'pg\\_%' loop
