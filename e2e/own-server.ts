@@ -39,6 +39,8 @@ async function waitForHealth(origin: string, child: ChildProcess, timeoutMs: num
 export interface OwnServer {
   origin: string;
   port: number;
+  /** The last lines the server wrote (its warnings and errors), for a failed test's report. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -104,10 +106,10 @@ async function templateData(): Promise<string | undefined> {
 async function launch(env: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  let stderr = '';
+  let output = '';
   const child = spawn(process.execPath, [SERVER], {
     cwd: fileURLToPath(new URL('.', import.meta.url)),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       NODE_ENV: 'development',
@@ -125,18 +127,21 @@ async function launch(env: Record<string, string>): Promise<OwnServer> {
       ...env,
     },
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   try {
     await waitForHealth(origin, child, 60_000);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n${output}`);
   }
   return {
     origin,
     port,
+    log: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -182,11 +187,17 @@ export function testOnServerWith(env: Record<string, string>) {
       { timeout: 120_000 },
     ],
     onOwnServer: [
-      async ({ ownServer }, use) => {
+      async ({ ownServer }, use, testInfo) => {
         const shared = process.env.E2E_PORT;
         process.env.E2E_PORT = String(ownServer.port);
         await use(undefined);
         process.env.E2E_PORT = shared;
+        // The last of what the server wrote goes with a failed test's report (the CI log shows it).
+        if (testInfo.status !== testInfo.expectedStatus)
+          await testInfo.attach('own server log', {
+            body: ownServer.log() || '(nothing written)',
+            contentType: 'text/plain',
+          });
       },
       { auto: true },
     ],

@@ -122,6 +122,12 @@ function failedTests(report) {
           failures.push(
             `${spec.file ?? file} › ${spec.title}: ${test.status}, ${firstLine(last?.error?.message ?? last?.status)}`,
           );
+          // A server of the test's own (e2e/own-server.ts) leaves what it wrote with the report.
+          const serverLog = last?.attachments?.find((item) => item.name === 'own server log')?.body;
+          if (serverLog)
+            failures.push(
+              `  its server wrote (last lines):\n${Buffer.from(serverLog, 'base64').toString().trim().slice(-1500).replace(/^/gm, '            ')}`,
+            );
         }
       }
       for (const child of suite.suites ?? []) visit(child, suite.file ?? file);
