@@ -187,7 +187,7 @@ try {
                          coalesce(idx_tup_fetch, 0) as idx_tup_fetch, n_live_tup, n_dead_tup
                   from pg_stat_user_tables
                   union all
-                  select schemaname || '.' || relname || ' ' || indexrelname, 0, 0, idx_scan, idx_tup_fetch, idx_tup_read, 0
+                  select schemaname || '.' || relname || ' ' || indexrelname, null, 0, idx_scan, idx_tup_fetch, idx_tup_read, 0
                   from pg_stat_user_indexes`.execute(db)
       ).rows.map((row) => [row.name, row]),
     );
@@ -202,6 +202,8 @@ try {
           seqRead: delta('seq_tup_read'),
           idx: delta('idx_scan'),
           idxFetch: delta('idx_tup_fetch'),
+          // An index's row carries the entries its scans read in this column.
+          indexRead: delta('n_live_tup'),
         };
       })
       .filter((row) => row.seq || row.idx)
@@ -212,7 +214,9 @@ try {
     );
     for (const row of rows)
       log(
-        `  ${row.name.padEnd(44)} seq ${row.seq} / ${row.seqRead}  idx ${row.idx} / ${row.idxFetch}  live ${row.n_live_tup} dead ${row.n_dead_tup}`,
+        row.seq_scan === null
+          ? `  ${row.name.padEnd(44)} idx ${row.idx} / ${row.idxFetch}  read ${row.indexRead}`
+          : `  ${row.name.padEnd(44)} seq ${row.seq} / ${row.seqRead}  idx ${row.idx} / ${row.idxFetch}  live ${row.n_live_tup} dead ${row.n_dead_tup}`,
       );
   };
 
@@ -262,13 +266,18 @@ try {
     const databaseCpu = async () => (database ? totalCpuMs(await database.pids()) : 0);
     const databaseCpuBefore = await databaseCpu();
     const queriesBefore = queries;
-    const started = performance.now();
     const tablesBefore = statementTimes ? await tableStats() : undefined;
+    const started = performance.now();
     const stopHousekeeping = keepHouse();
-    const report = await app.jobs.runDue();
-    const ms = performance.now() - started;
-    // A round still running is waited for (outside the phase's time, its CPU inside).
-    await stopHousekeeping();
+    let report;
+    let ms;
+    try {
+      report = await app.jobs.runDue();
+      ms = performance.now() - started;
+    } finally {
+      // A round still running is waited for (outside the phase's time, its CPU inside).
+      await stopHousekeeping();
+    }
     if (tablesBefore) printTableStats(name, tablesBefore, await tableStats());
     const used = process.cpuUsage(cpu);
     const databaseMs = (await databaseCpu()) - databaseCpuBefore;
