@@ -94,19 +94,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...(dataDir ? { dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  const db = pgliteDatabase(thread);
+  return pgliteHandle(thread);
+}
+
+/**
+ * The app's database on a PGlite that runs in `runner` (its own thread; in tests, one lent by a
+ * pool, whose `close` gives it back).
+ */
+export function pgliteHandle(runner: StatementRunner): DatabaseHandle {
+  const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(runner), 'pglite') });
   return {
     db,
     kind: 'pglite',
     close: async () => {
       await db.destroy();
       // Kysely only closes a driver it started; an unused PGlite must still checkpoint and close.
-      await thread.close();
+      await runner.close();
     },
   };
-}
-
-/** The app's database on a PGlite that runs in `runner` (its own thread; a pooled one in tests). */
-export function pgliteDatabase(runner: StatementRunner): Kysely<Database> {
-  return new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(runner), 'pglite') });
 }

@@ -13,6 +13,9 @@ import { PGliteThread, type StatementRunner } from '../../src/db/pglite-thread.j
  * starts a new one. Named statements stay parsed: the schema they were planned on is the same.
  */
 
+/** Namespaces of the database's own objects, not PostgreSQL's (`n` is pg_namespace). */
+const OURS = `n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%'`;
+
 /** The catalog, as far as a test could change it: relations and their columns, functions, triggers. */
 const FINGERPRINT = `
   select md5(
@@ -21,23 +24,19 @@ const FINGERPRINT = `
          from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), ''), ';'
         order by n.nspname, c.relname)
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'), '')
-    || (select count(*) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-        where n.nspname not in ('pg_catalog', 'information_schema'))::text
+      where ${OURS}), '')
+    || (select count(*) from pg_proc p join pg_namespace n on n.oid = p.pronamespace where ${OURS})::text
     || (select count(*) from pg_trigger)::text
     || (select count(*) from pg_db_role_setting)::text
   ) as fingerprint`;
 
-/** The user schemas (not PostgreSQL's own). */
-const USER_SCHEMAS = `
-  select nspname from pg_namespace
-  where nspname not in ('information_schema', 'public') and nspname not like 'pg\\_%'`;
+/** The schemas of the database's own objects. */
+const USER_SCHEMAS = `select n.nspname from pg_namespace n where ${OURS}`;
 
 /** The tables that hold rows (partitions are reached through their parent). */
 const USER_TABLES = `
   select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-  where c.relkind in ('r', 'p') and not c.relispartition
-    and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+  where c.relkind in ('r', 'p') and not c.relispartition and ${OURS}
   order by 1`;
 
 interface Snapshot {
@@ -71,11 +70,11 @@ async function readSnapshot(thread: PGliteThread): Promise<Snapshot> {
   // Sequences the migrations used keep their place; the others start again.
   const { rows: used } = await thread.run(
     query(`select format('%I.%I', schemaname, sequencename) as name, last_value::text as value
-           from pg_sequences where last_value is not null and schemaname not like 'pg\\_%'`),
+           from pg_sequences where last_value is not null`),
   );
   for (const { name, value } of used as { name: string; value: string }[])
     restores.push(`select setval(${quote(name)}, ${value});`);
-  const keptSchemas = ['public', ...schemas].map(quote).join(', ');
+  const keptSchemas = schemas.map(quote).join(', ');
   const reset = `
     rollback;
     close all; reset all; unlisten *; select pg_advisory_unlock_all(); discard temp;
@@ -84,15 +83,14 @@ async function readSnapshot(thread: PGliteThread): Promise<Snapshot> {
     do $$
     declare r record;
     begin
-      for r in select nspname from pg_namespace
-               where nspname not in (${keptSchemas}, 'information_schema') and nspname not like 'pg\\_%' loop
+      for r in ${USER_SCHEMAS} and n.nspname not in (${keptSchemas}) loop
         execute format('drop schema %I cascade', r.nspname);
       end loop;
       for r in ${USER_TABLES} loop
         execute 'delete from ' || r.name;
       end loop;
       for r in select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-               where c.relkind = 'S' and n.nspname not like 'pg\\_%' loop
+               where c.relkind = 'S' and ${OURS} loop
         execute 'alter sequence ' || r.name || ' restart';
       end loop;
     end $$;

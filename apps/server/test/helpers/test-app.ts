@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { type DatabaseHandle, openDatabase, pgliteDatabase } from '../../src/db/database.js';
+import { openDatabase, pgliteHandle } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -34,20 +34,6 @@ export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'post
 export async function pgliteFromSnapshot(): Promise<{ loadDataDir?: Blob }> {
   const snapshot = inject('pgliteSnapshot');
   return snapshot ? { loadDataDir: await readPGliteSnapshot(snapshot) } : {};
-}
-
-/** A PGlite of the test's own, lent by this process's pool and given back, reset, at `close`. */
-function pooledPGlite(snapshot: Blob): DatabaseHandle {
-  const runner = leasePGlite(snapshot);
-  const db = pgliteDatabase(runner);
-  return {
-    db,
-    kind: 'pglite',
-    close: async () => {
-      await db.destroy();
-      await runner.close();
-    },
-  };
 }
 
 /**
@@ -91,7 +77,8 @@ export async function createTestApp(
   });
   const handle = databaseUrl
     ? await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 10 })
-    : pooledPGlite(await readPGliteSnapshot(inject('pgliteSnapshot')));
+    : // A PGlite lent by this process's pool and given back, reset, at `close`.
+      pgliteHandle(leasePGlite(await readPGliteSnapshot(inject('pgliteSnapshot'))));
 
   // A second server on the same database keeps the first one's clock, as processes share the wall clock.
   const clock = options.shareDatabaseWith?.clock ?? new ManualClock();
