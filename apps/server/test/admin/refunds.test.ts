@@ -266,3 +266,50 @@ describe("a refunded payment's e-barimt", () => {
     ]);
   });
 });
+
+describe('a whole refund of one period among several', () => {
+  const renewalsOf = (subscriptionId: string) =>
+    t.db
+      .selectFrom('payment_invoices')
+      .select(['invoice_id', 'status', 'period_start', 'period_end', 'settled_at'])
+      .where('subscription_id', '=', subscriptionId)
+      .where('kind', '=', 'renewal')
+      .orderBy('period_start')
+      .execute();
+
+  // Found by the billing model (seed -848720429): two months' renewals, charged in one run of the
+  // due jobs, were settled at the same instant, and a whole refund of the earlier one ended the
+  // subscription that the later one had paid for (the later one was found by settlement time).
+  it('of an earlier renewal settled with the later one leaves the later period running; of the later one ends it', async () => {
+    const buyer = await subscriber(t, PLAN_CODES.premium, undefined, { saveCard: true });
+    const twoMonthsOn = new Date(buyer.period.end_date);
+    twoMonthsOn.setUTCMonth(twoMonthsOn.getUTCMonth() + 1);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/dev/clock',
+      payload: {
+        advanceSeconds: Math.ceil((twoMonthsOn.getTime() - t.clock.now().getTime()) / 1000) + 86_400,
+      },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    // The clock stands still: each run renews the month that is due, at the same instant.
+    for (let run = 0; run < 3 && (await renewalsOf(buyer.period.id)).length < 2; run++) await runDue(t);
+    const [earlier, later] = await renewalsOf(buyer.period.id);
+    expect([earlier?.status, later?.status]).toEqual(['paid', 'paid']);
+    expect(earlier?.settled_at).toEqual(later?.settled_at);
+
+    // Two months on, the operator signs in again (the console's session has ended).
+    const operator = await signedInOperator(t, 'admin');
+    const first = await refundCall(t, operator.cookie, earlier?.invoice_id ?? '');
+    expect(first.statusCode, first.body).toBe(200);
+    const [kept] = await ownSubscriptions(t, buyer.user.id);
+    expect(kept).toMatchObject({ end_date: later?.period_end, is_auto_renew: true, cancelled_at: null });
+    expect(await hasAccess(buyer.user.id)).toBe(true);
+
+    const second = await refundCall(t, operator.cookie, later?.invoice_id ?? '');
+    expect(second.statusCode, second.body).toBe(200);
+    const [ended] = await ownSubscriptions(t, buyer.user.id);
+    expect(ended).toMatchObject({ end_date: t.clock.now(), is_auto_renew: false, next_billing_at: null });
+    expect(await hasAccess(buyer.user.id)).toBe(false);
+  });
+});

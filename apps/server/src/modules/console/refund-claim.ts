@@ -35,6 +35,7 @@ export function invoiceOf(db: Executor, invoiceId: string) {
       'charge_attempts',
       'kind',
       'settled_at',
+      'period_start',
     ])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();

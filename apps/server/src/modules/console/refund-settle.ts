@@ -85,23 +85,25 @@ export async function settleRefund(
  * the subscription renews no more, even when the period has just ended and its renewal is due.
  * A refund of an earlier period leaves the current one, paid by another invoice, alone; a plan
  * change's difference given back leaves the period, which other money paid. Answers whether it
- * ended the subscription.
+ * ended the subscription. Which period is later is told by the periods, not by when they were
+ * paid: the due jobs can charge two months' renewals in one run, at one instant.
  */
 async function endRefundedPeriod(
   trx: Executor,
   subscriptionId: string,
-  invoice: { invoice_id: string; settled_at: Date | null },
+  invoice: { invoice_id: string; period_start: Date | null },
   now: Date,
 ): Promise<boolean> {
-  const later = await trx
+  let paidRenewals = trx
     .selectFrom('payment_invoices')
     .select('invoice_id')
     .where('subscription_id', '=', subscriptionId)
     .where('invoice_id', '<>', invoice.invoice_id)
     .where('kind', '=', 'renewal')
-    .where('status', 'in', ['paid', 'partly_refunded'])
-    .where('settled_at', '>', invoice.settled_at ?? new Date(0))
-    .executeTakeFirst();
+    .where('status', 'in', ['paid', 'partly_refunded']);
+  // A purchase paid the first period, so every renewal of its subscription comes after it.
+  if (invoice.period_start) paidRenewals = paidRenewals.where('period_start', '>', invoice.period_start);
+  const later = await paidRenewals.executeTakeFirst();
   if (later) return false;
   await trx
     .updateTable('subscriptions')
