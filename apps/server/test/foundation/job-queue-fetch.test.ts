@@ -30,7 +30,7 @@ describe('the job queue takes a batch without reading the whole queue', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-    // The first run installs pg-boss and makes the queues.
+    // Starts pg-boss on the queues the template holds (helpers/installed-job-queue.ts).
     await t.app.jobs.runDue();
   });
   afterAll(async () => {

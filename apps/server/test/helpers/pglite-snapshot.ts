@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { installJobQueue } from './installed-job-queue.js';
 
 /**
  * PGlite's counterpart of the PostgreSQL template: one database migrated once per run and kept as
@@ -16,6 +17,7 @@ export async function createPGliteSnapshot() {
   const handle = await openDatabase({ kind: 'pglite', dataDir: dir });
   try {
     await migrateToLatest(handle.db);
+    await installJobQueue(handle);
   } finally {
     await handle.close();
   }
