@@ -29,6 +29,23 @@ async function openTrial(page: Page) {
   return dialog;
 }
 
+test("the trial dialog's date is the server's, whatever this device's clock says", async ({
+  page,
+  request,
+  signIn,
+}) => {
+  await signIn();
+  // The device's clock a year off (set wrong, or a tablet never synced): the trial still ends
+  // 30 days after the server's now, and the dialog says that day.
+  const now = await serverNow(request);
+  await page.clock.setFixedTime(new Date(now.getTime() + 365 * DAY_MS));
+  const ends = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(
+    new Date(now.getTime() + 30 * DAY_MS),
+  );
+  const dialog = await openTrial(page);
+  await expect(dialog).toContainText(`Premium is free until ${ends}. Nothing is charged today.`);
+});
+
 test('a trial by card: terms spelled out, the card saved with nothing charged, then the first renewal paid when it ends', async ({
   page,
   request,

@@ -15,6 +15,9 @@ export const trialDaysSchema = z
   .min(0, `must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}`)
   .max(TRIAL_DAYS_MAX, `must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}`);
 
+/** When a trial started at `start` with `days` free days ends. */
+export const trialEnd = (start: Date, days: number): Date => new Date(start.getTime() + days * 86_400_000);
+
 /** How a trial renews when it ends: the saved card is charged, or a QPay link is sent. */
 export const TRIAL_METHODS = ['card', 'qpay'] as const;
 export type TrialMethod = (typeof TRIAL_METHODS)[number];
@@ -28,9 +31,17 @@ export const trialOfferSchema = z
   .object({
     eligible: z.boolean(),
     reason: z.enum(TRIAL_REFUSALS).optional(),
-    /** The plans on sale with a trial, in /premium's order. */
+    /**
+     * The plans on sale with a trial, in /premium's order; `EndsAt` is when a trial started now
+     * would end, by the server's clock (the dialog says so; a device's clock may be wrong).
+     */
     plans: z.array(
-      z.object({ MerchantCode: z.string(), TrialDays: z.number().int(), Cost: z.number().int() }),
+      z.object({
+        MerchantCode: z.string(),
+        TrialDays: z.number().int(),
+        Cost: z.number().int(),
+        EndsAt: z.string(),
+      }),
     ),
   })
   .describe('TrialOffer');

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { TrialMethod, TrialStartRequest, TrialStartResponse } from '@tunes/shared/trials';
+import {
+  type TrialMethod,
+  type TrialStartRequest,
+  type TrialStartResponse,
+  trialEnd,
+} from '@tunes/shared/trials';
 import type { Kysely } from 'kysely';
 import type { Database, Package } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -13,8 +18,6 @@ import type { ProviderCard } from '../providers/card-gateway.js';
 import { accountKey, ClaimTaken, cardKey, claimKeys, notEligible, numberKey, refusalOf } from './claims.js';
 import { tellTrialStarted } from './started-notice.js';
 import './tables.js';
-
-const DAY_MS = 86_400_000;
 
 export type TrialDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'throttle' | 'paymentGateway'>;
 
@@ -66,7 +69,7 @@ export async function beginTrial(trx: Kysely<Database>, begin: Beginning): Promi
   if (card) keys.push({ kind: 'card', key: cardKey(card) });
   await claimKeys(trx, trialId, now, keys);
 
-  const endsAt = new Date(now.getTime() + plan.trial_days * DAY_MS);
+  const endsAt = trialEnd(now, plan.trial_days);
   const subscription = await trx
     .insertInto('subscriptions')
     .values({

@@ -1,6 +1,6 @@
 import { MERCHANT_ID } from '@tunes/shared/constants';
 import { plansForSale } from '@tunes/shared/premium-rules';
-import type { DashboardTrials, TrialMethod, TrialOffer } from '@tunes/shared/trials';
+import { type DashboardTrials, type TrialMethod, type TrialOffer, trialEnd } from '@tunes/shared/trials';
 import { type Expression, type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -11,7 +11,8 @@ import './tables.js';
 /** `GET /api/premium/trial`: whether the listener may start one, and the plans on sale with one. */
 export async function trialOffer(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<TrialOffer> {
   const user = await listener(deps.db, userId, false);
-  const reason = await refusalOf(deps.db, user, deps.clock.now());
+  const now = deps.clock.now();
+  const reason = await refusalOf(deps.db, user, now);
   const rows = await deps.db
     .selectFrom('packages')
     .select(['merchant_code', 'offer', 'currency', 'cost', 'trial_days'])
@@ -30,7 +31,12 @@ export async function trialOffer(deps: Pick<Deps, 'db' | 'clock'>, userId: strin
       Offer: row.offer,
       OriginalCost: null,
     })),
-  ).map(({ MerchantCode, TrialDays, Cost }) => ({ MerchantCode, TrialDays, Cost }));
+  ).map(({ MerchantCode, TrialDays, Cost }) => ({
+    MerchantCode,
+    TrialDays,
+    Cost,
+    EndsAt: trialEnd(now, TrialDays).toISOString(),
+  }));
   return reason ? { eligible: false, reason, plans } : { eligible: true, plans };
 }
 

@@ -13,8 +13,6 @@ import { useStartTrial } from '../api/trial';
 import type { TrialMethod, TrialPlan } from '../types';
 import styles from './trials.module.css';
 
-const DAY_MS = 86_400_000;
-
 /**
  * "Try free for N days" on a plan's card (issue 38): the terms spelled out before it starts —
  * free until the date, then the price, how it renews, and cancel any time on the profile.
@@ -53,8 +51,8 @@ function TrialForm({ plan, trial, onDone }: { plan: Plan; trial: TrialPlan; onDo
   const start = useStartTrial();
   const [method, setMethod] = useState<TrialMethod>('card');
   const [failure, setFailure] = useState('');
-  // The server's day decides; this is what the listener is told before starting.
-  const until = new Date(Date.now() + trial.TrialDays * DAY_MS).toISOString();
+  // By the server's clock, which decides the trial's end (this device's may be wrong).
+  const until = trial.EndsAt;
   const facts = {
     plan: localized(plan.Name, language),
     date: formatDate(until, language),
