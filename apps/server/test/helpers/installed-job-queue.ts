@@ -1,33 +1,22 @@
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { createDeps } from '../../src/deps.js';
-import { ManualClock } from '../../src/lib/clock.js';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseOptions } from '../../src/db/database.js';
+
+const installer = fileURLToPath(new URL('./job-queue-installer.ts', import.meta.url));
 
 /**
- * Installs the job queue in a migrated database as the app's first start does: pg-boss's schema,
- * a queue for every kind of job the app registers, and the fetch-order index (lib/job-queue.ts).
- * The run's template and snapshot hold it, so a test file's first job does not install it again
- * (on PGlite ~5 s of CPU, on PostgreSQL ~0.7 s, for each of the ~40 files that run jobs). The
- * install itself is still tested where a server starts on a database of its own (the e2e and
- * scale-out layers, durability, compose, job-queue-fetch).
+ * Installs the job queue in the run's migrated template or snapshot (job-queue-installer.ts), in a
+ * Node.js of its own: the global setup runs in Vitest's main process, which resolves the
+ * workspace's packages without the `source` condition its workers get, and on a fresh clone
+ * `@tunes/shared` has no build yet, so the app cannot be imported there.
  */
-export async function installJobQueue(handle: DatabaseHandle): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://localhost:3000',
-    WEB_DIST_DIR: '/nonexistent',
-    PAYMENT_CHECK_INTERVAL_SECONDS: '0',
-  });
-  const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, clock: new ManualClock() });
-  const app = await buildApp(deps, { logLevel: 'silent' });
-  try {
-    await app.ready();
-    // Asking the queues' depth starts pg-boss, which installs its schema and the app's queues.
-    await app.jobs.depth();
-  } finally {
-    await app.close();
-    await deps.close();
-  }
+export function installJobQueue(database: DatabaseOptions): void {
+  const ran = spawnSync(
+    process.execPath,
+    ['--conditions', 'source', '--import', 'tsx', installer, JSON.stringify(database)],
+    { cwd: path.resolve(path.dirname(installer), '../..'), encoding: 'utf8' },
+  );
+  if (ran.status !== 0)
+    throw new Error(`installing the job queue failed (${ran.status}): ${ran.stderr || ran.stdout}`);
 }

@@ -17,10 +17,10 @@ export async function createPGliteSnapshot() {
   const handle = await openDatabase({ kind: 'pglite', dataDir: dir });
   try {
     await migrateToLatest(handle.db);
-    await installJobQueue(handle);
   } finally {
     await handle.close();
   }
+  installJobQueue({ kind: 'pglite', dataDir: dir });
   // As the `backup` command does, from the closed data directory; uncompressed, as every test
   // file unpacks it.
   const file = path.join(dir, 'migrated.tar');

@@ -25,14 +25,14 @@ const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${randomBytes(4
 export async function createPostgresTemplate(url: string): Promise<string> {
   const template = uniqueName('tunes_template');
   await admin(url, (client) => client.query(`create database ${template}`));
-  // Two connections: the job queue holds one for its start lock while pg-boss installs on the other.
-  const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, template), poolSize: 2 });
+  const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, template), poolSize: 1 });
   try {
     await migrateToLatest(handle.db);
-    await installJobQueue(handle);
   } finally {
     await handle.close();
   }
+  // Two connections: the job queue holds one for its start lock while pg-boss installs on the other.
+  installJobQueue({ kind: 'postgres', url: withDatabase(url, template), poolSize: 2 });
   return template;
 }
 
