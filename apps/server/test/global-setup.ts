@@ -3,9 +3,10 @@ import { createPGliteSnapshot } from './helpers/pglite-snapshot.js';
 import { createPostgresTemplate, dropPostgresTemplate } from './helpers/postgres.js';
 
 /**
- * Migrate once and install the job queue, then start every test file from a copy: on PostgreSQL (TEST_DATABASE=postgres) a
- * template database (CREATE DATABASE … TEMPLATE), on PGlite a tar of a migrated data directory.
- * Files stay isolated, and none pays for creating and migrating a database of its own.
+ * Migrate once and install the job queue, then start every test file from a copy: on PostgreSQL
+ * (TEST_DATABASE=postgres) a template database (CREATE DATABASE … TEMPLATE), on PGlite a tar of a
+ * migrated data directory. Files stay isolated, and none pays for creating and migrating a
+ * database of its own.
  */
 export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE !== 'postgres') {

@@ -3,9 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { installJobQueue } from './installed-job-queue.js';
+import { migrateWithJobQueue } from './installed-job-queue.js';
 
 /**
  * PGlite's counterpart of the PostgreSQL template: one database migrated once per run and kept as
@@ -14,13 +12,7 @@ import { installJobQueue } from './installed-job-queue.js';
  */
 export async function createPGliteSnapshot() {
   const dir = await mkdtemp(path.join(tmpdir(), 'tunes-pglite-snapshot-'));
-  const handle = await openDatabase({ kind: 'pglite', dataDir: dir });
-  try {
-    await migrateToLatest(handle.db);
-  } finally {
-    await handle.close();
-  }
-  installJobQueue({ kind: 'pglite', dataDir: dir });
+  migrateWithJobQueue({ kind: 'pglite', dataDir: dir });
   // As the `backup` command does, from the closed data directory; uncompressed, as every test
   // file unpacks it.
   const file = path.join(dir, 'migrated.tar');

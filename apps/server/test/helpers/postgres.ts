@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { installJobQueue } from './installed-job-queue.js';
+import { migrateWithJobQueue } from './installed-job-queue.js';
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -25,14 +23,8 @@ const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${randomBytes(4
 export async function createPostgresTemplate(url: string): Promise<string> {
   const template = uniqueName('tunes_template');
   await admin(url, (client) => client.query(`create database ${template}`));
-  const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, template), poolSize: 1 });
-  try {
-    await migrateToLatest(handle.db);
-  } finally {
-    await handle.close();
-  }
   // Two connections: the job queue holds one for its start lock while pg-boss installs on the other.
-  installJobQueue({ kind: 'postgres', url: withDatabase(url, template), poolSize: 2 });
+  migrateWithJobQueue({ kind: 'postgres', url: withDatabase(url, template), poolSize: 2 });
   return template;
 }
 

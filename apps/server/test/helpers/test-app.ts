@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { leasePGlite } from './pglite-pool.js';
 import { readPGliteSnapshot } from './pglite-snapshot.js';
 import { createDatabaseFromTemplate } from './postgres.js';
+import { TEST_ENV } from './test-env.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -63,15 +64,7 @@ export async function createTestApp(
     };
   }
   const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://localhost:3000',
-    WEB_DIST_DIR: '/nonexistent',
-    // Every test file sends its codes from one loopback address; the suites that test the
-    // per-client send budget set their own.
-    SENDS_PER_CLIENT_HOURLY: '100000',
-    // Background jobs only when a test asks; the others run them by hand (app.jobs.runDue).
-    PAYMENT_CHECK_INTERVAL_SECONDS: '0',
+    ...TEST_ENV,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
