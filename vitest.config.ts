@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -5,6 +6,20 @@ const resolve = {
   conditions: ['source', 'module', 'import', 'default'],
   alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) },
 };
+
+const UNIT_TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'];
+
+/**
+ * Unit test files that replace a module (`vi.mock`): they run apart, each with modules of its own,
+ * since in a module graph shared with other files the replaced module may already be loaded for
+ * real. The others share one graph: they load React, i18next and zod once, not once a file.
+ */
+const MOCKING_UNIT_TESTS = ['packages', 'apps'].flatMap((root) =>
+  readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((file) => `${root}/${file}`)
+    .filter((file) => /^[^/]+\/[^/]+\/src\/.*\.test\.tsx?$/.test(file) && !file.includes('node_modules'))
+    .filter((file) => /\bvi\.mock\(/.test(readFileSync(file, 'utf8'))),
+);
 
 /**
  * Two layers run by Vitest: `unit` (pure functions of every package, no I/O) and
@@ -20,9 +35,16 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+          include: UNIT_TESTS,
+          exclude: MOCKING_UNIT_TESTS,
           environment: 'node',
+          // 13.4 s → 3.2 s for the layer's 40 files (2026-11-28, quiet).
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-mocking', include: MOCKING_UNIT_TESTS, environment: 'node' },
       },
       {
         extends: true,

@@ -255,7 +255,7 @@ const lightLayers = async () => {
     await run('typecheck', 'npm', ['run', 'typecheck']);
     await run('lint', 'npx', ['biome', 'ci', '.']);
   }
-  if (wants('unit')) await run('unit', 'npx', vitestArgs('unit', 'unit'), {}, 'unit');
+  if (wants('unit')) await run('unit', 'npx', vitestArgs('unit*', 'unit'), {}, 'unit');
 };
 await Promise.all([lightLayers(), postgresLayer && runBeside(...postgresLayer)]);
 if (wants('integration')) {

@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-error';
 import { adminApi, onSessionEnded } from './api';
 import { consoleI18nOptions, i18n } from './i18n';
@@ -19,6 +19,10 @@ beforeAll(async () => {
     return next;
   });
   await i18n.init(consoleI18nOptions('en', i18n, true));
+});
+// The unit files after this one share its globals (vitest.config.ts: no isolation).
+afterAll(() => {
+  vi.unstubAllGlobals();
 });
 beforeEach(() => {
   sent.length = 0;
