@@ -57,6 +57,9 @@ export async function sandboxPaymentState(deps: Pick<Deps, 'db'>, clientId: stri
   return payment;
 }
 
+/** A payment session as stored. */
+export type SandboxPayment = NonNullable<Awaited<ReturnType<typeof findSandboxPayment>>>;
+
 export function findSandboxPayment(deps: Pick<Deps, 'db'>, token: string) {
   return deps.db
     .selectFrom('sandbox_gateway_payments')

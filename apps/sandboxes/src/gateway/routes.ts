@@ -33,6 +33,7 @@ import {
   closeSandboxPayment,
   findSandboxPayment,
   openSandboxPayment,
+  type SandboxPayment,
   sandboxPaymentState,
   voidSandboxPayment,
 } from './payments.js';
@@ -305,20 +306,22 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
   const closedPage = (reply: FastifyReply, backUrl?: string) =>
     html(reply, 409, messagePage('Payment closed', 'This payment is already finished.', backUrl));
 
-  /** Closes a pending payment once, tells the merchant by signed callback, returns the shopper. */
+  /**
+   * Closes a pending payment (as the form read it) once, tells the merchant by signed callback,
+   * returns the shopper.
+   */
   const finish = async (
     reply: FastifyReply,
-    token: string,
+    payment: SandboxPayment,
     status: Exclude<SandboxPaymentStatus, 'pending'>,
     card: { last4: string; number: string; expires: string } | null,
   ) => {
-    const payment = await findPayment(token);
     const cardToken =
-      payment?.save_card && status === 'paid' && card
+      payment.save_card && status === 'paid' && card
         ? await saveSandboxCard(deps, payment.client_id, card)
         : null;
-    const closed = await closeSandboxPayment(deps, token, status, card?.last4 ?? null, cardToken);
-    if (!closed) return closedPage(reply, (await findPayment(token))?.redirect_url);
+    const closed = await closeSandboxPayment(deps, payment.token, status, card?.last4 ?? null, cardToken);
+    if (!closed) return closedPage(reply, payment.redirect_url);
     if (closed.callback_url) {
       const callback: PaymentCallback = {
         invoice_id: closed.invoice_id,
@@ -380,7 +383,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
           }),
         );
       }
-      return finish(reply, payment.token, outcome.status, outcome);
+      return finish(reply, payment, outcome.status, outcome);
     },
   );
 
@@ -390,7 +393,7 @@ export default async function sandboxGatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const read = await readForm(request.body, reply);
       if (!read) return reply;
-      return finish(reply, read.payment.token, 'cancelled', null);
+      return finish(reply, read.payment, 'cancelled', null);
     },
   );
 }

@@ -92,7 +92,6 @@ export default async function profileRoutes(api: FastifyInstance) {
     },
     async (request) => {
       assertSelf(request, request.query.id);
-      await getUser(deps.db, request.query.id);
       return getLogins(deps.db, request.query.id);
     },
   );
