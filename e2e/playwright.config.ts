@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,13 @@ if (!executablePath) throw new Error(CHROMIUM_HELP);
 // A port per run, below Linux's ephemeral range and clear of this machine's services (PostgreSQL
 // 5432, RabbitMQ 5672 and 4369, NATS 4222 sat in the old 4100–5899 range).
 process.env.E2E_PORT ??= String(20_000 + (process.pid % 10_000));
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tunes-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir;
+  // The shared server's database (~40 MB) goes when the runner ends, after it stopped the server;
+  // workers, which have the variable already, never come here.
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 // Where the first server of its own makes the database the others start from (own-server.ts).
 process.env.E2E_OWN_TEMPLATE ??= mkdtempSync(path.join(tmpdir(), 'tunes-e2e-template-'));
 const port = Number(process.env.E2E_PORT);
