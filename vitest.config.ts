@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -14,12 +14,13 @@ const UNIT_TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx
  * since in a module graph shared with other files the replaced module may already be loaded for
  * real. The others share one graph: they load React, i18next and zod once, not once a file.
  */
-const MOCKING_UNIT_TESTS = ['packages', 'apps'].flatMap((root) =>
-  readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .map((file) => `${root}/${file}`)
-    .filter((file) => /^[^/]+\/[^/]+\/src\/.*\.test\.tsx?$/.test(file) && !file.includes('node_modules'))
-    .filter((file) => /\bvi\.mock\(/.test(readFileSync(file, 'utf8'))),
-);
+const MOCKING_UNIT_TESTS = ['packages', 'apps']
+  .flatMap((root) => readdirSync(root).map((workspace) => `${root}/${workspace}/src`))
+  .filter((sources) => existsSync(sources))
+  .flatMap((sources) =>
+    readdirSync(sources, { recursive: true, encoding: 'utf8' }).map((file) => `${sources}/${file}`),
+  )
+  .filter((file) => /\.test\.tsx?$/.test(file) && /\bvi\.mock\(/.test(readFileSync(file, 'utf8')));
 
 /**
  * Two layers run by Vitest: `unit` (pure functions of every package, no I/O) and
@@ -38,7 +39,7 @@ export default defineConfig({
           include: UNIT_TESTS,
           exclude: MOCKING_UNIT_TESTS,
           environment: 'node',
-          // 13.4 s → 3.2 s for the layer's 40 files (2026-11-28, quiet).
+          // The layer's 40 files in 4.8 s, with the mocking ones apart, against 13.4 s (11-28, quiet).
           isolate: false,
         },
       },
