@@ -16,6 +16,8 @@ const token = (sub: string) =>
   `x.${Buffer.from(JSON.stringify({ sub, exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url')}.y`;
 const TOKENS = { access_token: token('user-1'), refresh_token: 'r1', token_type: 'Bearer', expires_in: 3600 };
 const NUMBER = { phoneNumber: '88112233', countryCode: 976 };
+/** The visitor's localStorage: emptied before each test, so each is a first visit (no grant URL kept). */
+const stored = new Map<string, string>();
 
 beforeAll(async () => {
   let cookie = '';
@@ -28,7 +30,6 @@ beforeAll(async () => {
       cookie = value.split(';')[0] ?? '';
     },
   });
-  const stored = new Map<string, string>();
   vi.stubGlobal('localStorage', {
     getItem: (key: string) => stored.get(key) ?? null,
     setItem: (key: string, value: string) => stored.set(key, value),
@@ -44,6 +45,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   calls.length = 0;
+  stored.clear();
 });
 
 /** The API of product.md §7 for one number: the code 1234 is right; `registered` says if 604 answers. */
