@@ -16,7 +16,7 @@ import { TEST_ENV } from './test-env.js';
  * files that run jobs). The install itself is still tested where a server starts on a database
  * of its own (the e2e and scale-out layers, durability on PGlite).
  */
-async function migrateWithJobQueue(database: DatabaseOptions): Promise<void> {
+async function migrateAndInstallJobQueue(database: DatabaseOptions): Promise<void> {
   const handle = await openDatabase(database);
   try {
     await migrateToLatest(handle.db);
@@ -41,5 +41,5 @@ async function migrateWithJobQueue(database: DatabaseOptions): Promise<void> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await migrateWithJobQueue(JSON.parse(process.argv[2] ?? '{}') as DatabaseOptions);
+  await migrateAndInstallJobQueue(JSON.parse(process.argv[2] ?? '{}') as DatabaseOptions);
 }
