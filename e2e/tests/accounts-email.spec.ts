@@ -100,6 +100,39 @@ test.describe('e-mail accounts', () => {
     expect(JSON.stringify(session)).not.toContain('secret-123');
   });
 
+  test('a new code typed before the resend is answered is kept, and verifies', async ({ page }) => {
+    const email = randomEmail('resend');
+    await page.clock.install();
+    const dialog = await openEmailLogin(page);
+    await dialog.getByRole('button', { name: 'Create an account' }).click();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    const first = await latestMessage(page.request, email);
+    await dialog.getByLabel('Digit 1 of 4').fill(first.code === '0000' ? '1111' : '0000');
+
+    // Past the resend countdown, in the page and on the server.
+    await page.clock.fastForward(61_000);
+    expect((await page.request.post('/dev/clock', { data: { advanceSeconds: 61 } })).ok()).toBe(true);
+    // The mail can come before the answer reaches the page: held here, so the new code is typed
+    // first, and the answer must not empty the boxes.
+    let answer = (): void => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/users/requestotp?*', async (route) => {
+      const response = await route.fetch();
+      await answered;
+      await route.fulfill({ response });
+    });
+    const beforeResend = await outboxMark(page.request, email);
+    await dialog.getByRole('button', { name: 'Resend code' }).click();
+    const fresh = await latestMessage(page.request, email, beforeResend);
+    await dialog.getByLabel('Digit 1 of 4').fill(fresh.code ?? '');
+    answer();
+    await dialog.getByRole('button', { name: 'Verify' }).click();
+    await expect(dialog.getByRole('heading', { name: 'Finish creating your account' })).toBeVisible();
+  });
+
   test('an address that already belongs to an account gets the spec message at verification', async ({
     page,
   }) => {

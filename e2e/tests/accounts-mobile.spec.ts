@@ -130,10 +130,22 @@ test.describe('mobile login', () => {
     const newCode = dialog.getByRole('button', { name: 'Send a new code' });
     await passResendWait(page);
     await expect(newCode).toBeEnabled();
+    // The text can come before the answer reaches the page: held here, so the new code is typed
+    // first, and the answer must not empty the field (CI saw it do so).
+    let answer = (): void => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/users/requestotp?*', async (route) => {
+      const response = await route.fetch();
+      await answered;
+      await route.fulfill({ response });
+    });
     const beforeResend = await outboxMark(page.request, msisdn);
     await newCode.click();
     const fresh = await latestMessage(page.request, msisdn, beforeResend);
     await codeField.fill(fresh.code ?? '');
+    answer();
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(page).toHaveURL(/\/profile$/);
   });

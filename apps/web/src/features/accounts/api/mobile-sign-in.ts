@@ -7,7 +7,7 @@ import {
 } from '@tunes/shared/constants';
 import { toMsisdn } from '@tunes/shared/phone-number';
 import type { SendChallenge } from '@tunes/shared/send-codes';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessages, isApiError, userMessage } from '@/lib/api-error';
 import { activeLanguage } from '@/lib/i18n';
@@ -100,6 +100,9 @@ export function useMobileSignIn(onSignedIn: () => void) {
     resending: false,
   });
   const countdown = useCountdown();
+  // Counts the listener's edits of the code, so a send's answer empties only a field left as it
+  // was asked from: the text can beat the answer to the page, and what was typed then is the new code.
+  const codeEdits = useRef(0);
   const update = (change: Partial<PhoneLoginState>) => setState((current) => ({ ...current, ...change }));
   const number = (): MobileNumber => ({
     phoneNumber: state.phoneNumber.trim(),
@@ -114,6 +117,7 @@ export function useMobileSignIn(onSignedIn: () => void) {
       return;
     }
     update({ loading: true, error: '' });
+    const editsAsked = codeEdits.current;
     let sent: CodeRequested;
     try {
       sent = await requestMobileCode(number(), i18n.language, resend, proof);
@@ -125,11 +129,12 @@ export function useMobileSignIn(onSignedIn: () => void) {
       update({ loading: false, error: shown, challenge, resending: resend });
       return;
     }
+    const typedSince = codeEdits.current !== editsAsked;
     update({
       loading: false,
       codeSent: true,
       challenge: null,
-      ...(sent.alreadySent ? {} : { code: '', spent: false }),
+      ...(sent.alreadySent ? {} : { spent: false, ...(typedSince ? {} : { code: '' }) }),
     });
     countdown.start(sent.resendIn);
   };
@@ -159,7 +164,10 @@ export function useMobileSignIn(onSignedIn: () => void) {
     secondsToResend: countdown.secondsLeft,
     setPhoneNumber: (typed: string) => update({ phoneNumber: typed.replace(/\D/g, ''), error: '' }),
     setCountryCode: (countryCode: number) => update({ countryCode }),
-    setCode: (typed: string) => update({ code: typed.replace(/\D/g, '').slice(0, OTP_LENGTH), error: '' }),
+    setCode: (typed: string) => {
+      codeEdits.current += 1;
+      update({ code: typed.replace(/\D/g, '').slice(0, OTP_LENGTH), error: '' });
+    },
     sendCode: () => sendCode(false),
     resendCode: () => sendCode(true),
     /** The challenge is solved: the same request again, with its proof. */

@@ -1,6 +1,6 @@
 import { OTP_LENGTH, RESEND_COUNTDOWN_AFTER_RESEND_SECONDS } from '@tunes/shared/constants';
 import type { SendChallenge as Challenge } from '@tunes/shared/send-codes';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/form-field';
 import { userMessage } from '@/lib/api-error';
@@ -28,6 +28,9 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
   const [spent, setSpent] = useState(false);
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const countdown = useCountdown(resendIn);
+  // The listener's edits of the code: a resend's answer empties only boxes left as they were when
+  // it was asked (the mail can beat the answer to the page, and what was typed then is the new code).
+  const codeEdits = useRef(0);
   const code = digits.join('');
 
   const verify = async () => {
@@ -53,6 +56,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
 
   const resend = async (proof?: string) => {
     setBusy(true);
+    const editsAsked = codeEdits.current;
     try {
       const sent = await requestOtp({ email }, i18n.language, {
         resend: true,
@@ -61,7 +65,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
       });
       setChallenge(null);
       if (!sent.alreadySent) {
-        setDigits(Array(OTP_LENGTH).fill(''));
+        if (codeEdits.current === editsAsked) setDigits(Array(OTP_LENGTH).fill(''));
         setSpent(false);
         setFailure('');
       }
@@ -88,6 +92,7 @@ export function VerifyEmailForm({ email, resendIn, onVerified }: Props) {
         digits={digits}
         invalid={Boolean(failure)}
         onChange={(next) => {
+          codeEdits.current += 1;
           setDigits(next);
           setFailure('');
         }}
