@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -99,6 +100,15 @@ export async function visitAtWidths(
 }
 
 /**
+ * axe-core's source (the copy AxeBuilder loads), run only where the page has no axe yet.
+ * AxeBuilder evaluates its source twice a scan (before and in its legacy run), so a page scanned
+ * at two widths started axe four times; once a page load cut a scan by ~14 % (2026-11-28, 6 scans
+ * of /premium each way, alternated twice).
+ */
+const fromAxeBuilder = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+const AXE_ONCE_PER_PAGE = `if (!window.axe) {\n${readFileSync(fromAxeBuilder.resolve('axe-core/axe.min.js'), 'utf8')}\n}`;
+
+/**
  * Serious and critical axe violations on the page (or inside `include`), one readable line each.
  * `axe.run` in the page itself (legacy mode): the default opens a blank page for every scan to
  * merge each frame's results, for frames of other origins that are not ours to check (the
@@ -106,7 +116,7 @@ export async function visitAtWidths(
  * a11y.spec.ts took 251 CPU-seconds against 414 (2026-11-27; 385 with the detail cut alone).
  */
 export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page })
+  let builder = new AxeBuilder({ page, axeSource: AXE_ONCE_PER_PAGE })
     .withTags(WCAG_TAGS)
     .options({ resultTypes: ['violations'] })
     .setLegacyMode(true);
