@@ -9,7 +9,7 @@ import { networkOf } from '../../src/modules/notifications/send-budget.js';
 import { CHALLENGE_TTL_SECONDS } from '../../src/modules/notifications/send-challenge.js';
 import { requestOtp, signUpByMobile } from '../helpers/accounts.js';
 import { randomMsisdn, STORE } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, testDatabaseKind } from '../helpers/test-app.js';
 
 /**
  * Sign-in behind a shared address (security.md "Sends", issue 37): many listeners share one
@@ -81,6 +81,11 @@ describe.each(backends)('sign-in codes behind a shared address, throttled on %s'
     t.clock.advance(2 * 3_600_000);
   });
 
+  // PGlite runs one transaction at a time: there the database's takes cannot race, and 200
+  // requests prove the count as well as 1,000 (~13 s less in CI). PostgreSQL and Redis, where they
+  // can race, take the whole burst.
+  const burst = !backendEnv.REDIS_URL && testDatabaseKind === 'pglite' ? 200 : 1000;
+
   const askCode = (msisdn: string, address: string, proof?: string) =>
     requestOtp(t, { msisdn, language: 'en', ...(proof ? { proof } : {}) }, address);
 
@@ -102,9 +107,9 @@ describe.each(backends)('sign-in codes behind a shared address, throttled on %s'
     return refused.json().challenge;
   }
 
-  it('sends the free codes of 1,000 requests at once from one address and asks the rest for a challenge', async () => {
+  it(`sends the free codes of ${burst.toLocaleString('en')} requests at once from one address and asks the rest for a challenge`, async () => {
     const address = addressIn(freshNetwork());
-    const numbers = Array.from({ length: 1000 }, () => randomMsisdn());
+    const numbers = Array.from({ length: burst }, () => randomMsisdn());
     const answers = await Promise.all(numbers.map((msisdn) => askCode(msisdn, address)));
 
     const sent = answers.filter((answer) => answer.statusCode === 200).length;
@@ -114,7 +119,7 @@ describe.each(backends)('sign-in codes behind a shared address, throttled on %s'
     if (outrun.length === 0) expect(sent).toBe(FREE);
     else expect(sent).toBeLessThanOrEqual(FREE);
     const refused = answers.filter((answer) => answer.statusCode === 429);
-    expect(refused.length + outrun.length + sent).toBe(1000);
+    expect(refused.length + outrun.length + sent).toBe(burst);
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) {
       expect(answer.statusCode).toBe(429);
