@@ -50,3 +50,5 @@ export const LANGUAGE_STORAGE_KEY = 'language';
  */
 export const SERVICE_TIME_ZONE = 'Asia/Ulaanbaatar';
 export const SERVICE_UTC_OFFSET = '+08:00';
+/** A day in milliseconds: the service's days have no daylight-saving change (above). */
+export const DAY_MS = 86_400_000;

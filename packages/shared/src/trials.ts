@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAY_MS } from './constants.js';
 import { errorBodySchema } from './errors.js';
 import { merchantCodeSchema } from './premium.js';
 
@@ -16,7 +17,7 @@ export const trialDaysSchema = z
   .max(TRIAL_DAYS_MAX, `must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}`);
 
 /** When a trial started at `start` with `days` free days ends. */
-export const trialEnd = (start: Date, days: number): Date => new Date(start.getTime() + days * 86_400_000);
+export const trialEnd = (start: Date, days: number): Date => new Date(start.getTime() + days * DAY_MS);
 
 /** How a trial renews when it ends: the saved card is charged, or a QPay link is sent. */
 export const TRIAL_METHODS = ['card', 'qpay'] as const;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GRANT_ERRORS, type TokenPair } from '@tunes/shared/accounts';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { ApiErrorCode } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
@@ -55,7 +56,7 @@ function newRefreshToken(deps: TokenDeps, now: Date, client: SignInClient) {
       token_hash: sha256(token),
       user_agent: client.userAgent?.slice(0, 400) ?? null,
       client_address: client.address?.slice(0, 64) ?? null,
-      expires_at: new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+      expires_at: new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_DAYS * DAY_MS),
       created_at: now,
     },
   };

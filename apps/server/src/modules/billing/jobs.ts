@@ -1,4 +1,5 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { Deps } from '../../deps.js';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
 import { dueRedeliveries, redeliver } from '../notifications/outbox.js';
@@ -14,7 +15,6 @@ import { booksJobKind } from './books-store.js';
 import { runRenewalStep } from './renewal.js';
 import { remindRenewal } from './renewal-reminder.js';
 
-const DAY_MS = 86_400_000;
 /** A checkout younger than this is left to its shopper's return before it is checked. */
 const RECONCILE_AFTER_MS = 30_000;
 

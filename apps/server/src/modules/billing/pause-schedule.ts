@@ -1,4 +1,5 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { JobKind, JobQueue } from '../../lib/job-queue.js';
@@ -6,8 +7,6 @@ import type { ErrorLog } from '../../lib/logging.js';
 import { notifyOnce } from '../premium/notices.js';
 import { pauseMessages, planNameOf } from './pause-messages.js';
 import './pause.js';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The resumption (before each job scan): a pause whose day has come ends, and its subscription's

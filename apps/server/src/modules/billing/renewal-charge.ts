@@ -1,4 +1,5 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { payments } from '../../lib/metrics.js';
@@ -9,7 +10,6 @@ import type { PaymentLogEntry } from '../providers/payment-log.js';
 import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import {
-  DAY_MS,
   lastRetryAt,
   planName,
   type RenewalDeps,

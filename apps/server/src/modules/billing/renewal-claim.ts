@@ -1,4 +1,5 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
@@ -8,8 +9,6 @@ import './pay-renewals-by.js';
 import { offerRenewalDiscount } from '../offers/pricing.js';
 import { renewalCostOf } from '../prices/price-schedule.js';
 import { trialEndingWith } from '../trials/state.js';
-
-export const DAY_MS = 86_400_000;
 
 const LAST_RETRY_DAYS = RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1] as number;
 

@@ -1,11 +1,12 @@
 import { REMINDER_DAYS_BEFORE } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { Deps } from '../../deps.js';
 import type { ErrorLog } from '../../lib/logging.js';
 import { type Notice, notifyOnce } from '../premium/notices.js';
 import { invoicePaymentPage, sitePaymentPage } from './invoice-payment-page.js';
 import { billingMessages } from './messages.js';
 import { chosenRenewalMethod } from './pay-renewals-by.js';
-import { DAY_MS, planName, type RenewalDeps, reminderFacts } from './renewal-claim.js';
+import { planName, type RenewalDeps, reminderFacts } from './renewal-claim.js';
 import { renewalInvoice } from './renewal-invoice.js';
 import '../premium/tables.js';
 

@@ -1,11 +1,10 @@
+import { DAY_MS } from '@tunes/shared/constants';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { SERVICE_TIME_ZONE, serviceDay, serviceDayStart } from '../../lib/service-day.js';
 import { revenueByPlanAndOffer } from '../offers/revenue.js';
 import { trialCounts } from '../trials/state.js';
 import './tables.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The dashboard's figures for the last `days` days of Ulaanbaatar's calendar (today included; the

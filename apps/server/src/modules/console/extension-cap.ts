@@ -1,11 +1,10 @@
+import { DAY_MS } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { audit } from './audit.js';
 import type { OperatorRole } from './tables.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The days an operator may extend one subscription by (security.md): in one action, and in any

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest } from '../../lib/errors.js';
@@ -18,7 +19,7 @@ import { newTotpSecret, totpUri, verifyTotp } from './totp.js';
 import './tables.js';
 
 /** An operator's enrolment: the one-time set-up link, the TOTP secret, the password. */
-export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+export const SETUP_LINK_TTL_MS = DAY_MS;
 export const PASSWORD_MIN_LENGTH = 12;
 
 export const setupUrlFor = (token: string) => `/admin/setup?token=${token}`;

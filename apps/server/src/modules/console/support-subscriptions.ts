@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DAY_MS } from '@tunes/shared/constants';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
@@ -9,8 +10,6 @@ import { refuseOverCap } from './extension-cap.js';
 import { type SupportDeps, subscriptionsOf, toSubscriptionView, UUID } from './support-views.js';
 import type { OperatorRole } from './tables.js';
 import './tables.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function ownedSubscriptionRow(deps: SupportDeps, userId: string, subscriptionId: string) {
   if (!UUID.test(subscriptionId)) throw notFound('No such subscription of this listener.');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { INVITATION_TTL_DAYS } from '@tunes/shared/constants';
+import { DAY_MS, INVITATION_TTL_DAYS } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import type { InvitationCodes } from '@tunes/shared/family';
 import type { Deps } from '../../deps.js';
@@ -7,8 +7,6 @@ import { conflict } from '../../lib/errors.js';
 import { findPlanWithSeats, remainingSeats, seatUsage } from './seat-limit.js';
 import { managedBy, ownedSharingPlan } from './sharing-plan.js';
 import './tables.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** 128 random bits, URL-safe: unguessable (security.md asks for at least 96). */
 export function newInvitationCode(): string {

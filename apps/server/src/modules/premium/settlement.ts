@@ -1,4 +1,5 @@
 import { RENEWAL_RETRY_DAYS } from '@tunes/shared/billing';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { InvoiceStatus } from '@tunes/shared/premium-rules';
 import type { Deps } from '../../deps.js';
 import { payments } from '../../lib/metrics.js';
@@ -16,7 +17,7 @@ import { refundOpenSurplus } from './surplus-refunds.js';
 import './tables.js';
 
 /** Pending invoices older than this are given up as expired by the periodic check. */
-export const INVOICE_TTL_MS = 24 * 60 * 60 * 1000;
+export const INVOICE_TTL_MS = DAY_MS;
 /** Days after a period's end when its renewal invoice can no longer be paid (after the last retry). */
 const RENEWAL_PAYABLE_DAYS = (RENEWAL_RETRY_DAYS.at(-1) ?? 0) + 1;
 
@@ -143,7 +144,7 @@ function invoiceExpiry(invoice: {
   // A plan change belongs to its period and ends with it.
   if (invoice.kind === 'change' && invoice.period_end) return invoice.period_end;
   if (invoice.kind === 'renewal' && invoice.period_start) {
-    return new Date(invoice.period_start.getTime() + RENEWAL_PAYABLE_DAYS * 86_400_000);
+    return new Date(invoice.period_start.getTime() + RENEWAL_PAYABLE_DAYS * DAY_MS);
   }
   return new Date(invoice.created_at.getTime() + INVOICE_TTL_MS);
 }

@@ -1,4 +1,5 @@
 import { PRICE_REMINDER_DAYS } from '@tunes/shared/catalog';
+import { DAY_MS } from '@tunes/shared/constants';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -16,7 +17,6 @@ import './tables.js';
  * renews on the plan; one cancelled or moved to another plan is not told again.
  */
 
-const DAY_MS = 86_400_000;
 type NoticeDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
 type Eb = ExpressionBuilder<
   Database & { n: Database['price_notices']; s: Database['subscriptions'] },

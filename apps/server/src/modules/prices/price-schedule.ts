@@ -1,4 +1,5 @@
 import { PRICE_NOTICE_DAYS } from '@tunes/shared/catalog';
+import { DAY_MS } from '@tunes/shared/constants';
 import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { addMonths } from '../premium/period.js';
@@ -12,8 +13,6 @@ import './tables.js';
  * price is then a plain read (`renewalCost`), the same whichever process or job asks, and
  * whenever. A cut in price needs no notice: everybody pays the lower price at once.
  */
-
-const DAY_MS = 86_400_000;
 
 type Db = Kysely<Database>;
 

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@tunes/shared/constants';
 import {
   VOUCHER_ALREADY_SUBSCRIBED_MESSAGE,
   VOUCHER_ERRORS,
@@ -10,8 +11,6 @@ import { enforce } from '../../lib/throttle.js';
 import { recordGrant } from '../premium/ledger.js';
 import { hasActiveSubscription, lockSubscriber } from '../subscriptions/queries.js';
 import './tables.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface Redemption {
   subscriptionId: string;

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { DAY_MS } from '@tunes/shared/constants';
 import type { ContentCard, LandingData } from '@tunes/shared/content';
 import { useMemo } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
@@ -14,7 +15,7 @@ interface Preview {
 }
 
 /** Far enough ahead that the preview never refetches the published data over the draft. */
-const NEVER_STALE = Date.now() + 10 * 365 * 86_400_000;
+const NEVER_STALE = Date.now() + 10 * 365 * DAY_MS;
 
 /**
  * The landing page as a listener will see it after publish: the listener site's own components,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { SERVICE_TIME_ZONE } from '@tunes/shared/constants';
+import { DAY_MS, SERVICE_TIME_ZONE } from '@tunes/shared/constants';
 import { API_ERROR_CODES } from '@tunes/shared/error-codes';
 import {
   OFFER_AUDIENCES,
@@ -24,7 +24,7 @@ const ulaanbaatarDay = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 /** The service's day (Ulaanbaatar's) `days` from now, as `YYYY-MM-DD` for the date field. */
-const inDays = (days: number) => ulaanbaatarDay.format(new Date(Date.now() + days * 86_400_000));
+const inDays = (days: number) => ulaanbaatarDay.format(new Date(Date.now() + days * DAY_MS));
 
 const defaults = (): OfferFormValues => ({
   code: '',

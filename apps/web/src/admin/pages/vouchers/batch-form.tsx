@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { voucherBatchRequestSchema } from '@tunes/shared/console';
-import { SERVICE_TIME_ZONE, SERVICE_UTC_OFFSET } from '@tunes/shared/constants';
+import { DAY_MS, SERVICE_TIME_ZONE, SERVICE_UTC_OFFSET } from '@tunes/shared/constants';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -21,7 +21,7 @@ const ulaanbaatarDay = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 /** The service's day (Ulaanbaatar's) `days` from now, as `YYYY-MM-DD` for the date field. */
-const inDays = (days: number) => ulaanbaatarDay.format(new Date(Date.now() + days * 86_400_000));
+const inDays = (days: number) => ulaanbaatarDay.format(new Date(Date.now() + days * DAY_MS));
 
 /** The shared request with the expiry as the day it ends (the date field's value). */
 const batchFormSchema = voucherBatchRequestSchema
