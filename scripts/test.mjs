@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every layer, failing on any failed or missing one; the light layers (static, unit),
-// then PGlite's integration layer, run beside PostgreSQL's integration layer, the others one at a
-// time.
+// `npm test`: every layer, failing on any failed or missing one; the light layers (static, unit)
+// run beside PostgreSQL's integration layer, the others one at a time.
 //   static      typecheck + lint (Biome)
 //   unit        Vitest, pure functions of every package
 //   integration the API against PGlite on this Node.js (the development pair), and against
@@ -204,7 +203,8 @@ if (wants('e2e') && !findChromium()) {
 const PGLITE_LAYER_ONLY = ['apps/server/test/foundation/error-handler.test.ts'];
 
 // PostgreSQL's integration layer waits on the database server much of its time, so the light
-// layers (typecheck, lint, unit) and then PGlite's run beside it; the browsers' run alone.
+// layers (typecheck, lint, unit) run beside it; PGlite's, all in this machine's cores,
+// and the browsers' run alone.
 let postgresLayer;
 if (wants('integration') && process.env.DATABASE_URL) {
   // The production pair: PostgreSQL on the Node.js of the production image, when this machine
@@ -257,8 +257,8 @@ const lightLayers = async () => {
   }
   if (wants('unit')) await run('unit', 'npx', vitestArgs('unit*', 'unit'), {}, 'unit');
 };
-const pgliteLayer = async () => {
-  if (!wants('integration')) return;
+await Promise.all([lightLayers(), postgresLayer && runBeside(...postgresLayer)]);
+if (wants('integration')) {
   await run(
     'integration (PGlite)',
     'npx',
@@ -271,10 +271,7 @@ const pgliteLayer = async () => {
   );
   if (!process.env.DATABASE_URL)
     process.stdout.write('\n(integration on PostgreSQL not run: set DATABASE_URL to include it)\n');
-};
-// PGlite's layer follows the light ones, still beside PostgreSQL's: alone, PostgreSQL's layer left
-// 5–40 % of the CPU idle while it waited on the database server (docs/performance.md).
-await Promise.all([lightLayers().then(pgliteLayer), postgresLayer && runBeside(...postgresLayer)]);
+}
 // Not beside PostgreSQL's layer: its compose test builds the server where it finds no build.
 const built = wants('e2e') || wants('cluster') ? await run('build', 'npm', ['run', 'build']) : false;
 if (wants('e2e') && built) {
