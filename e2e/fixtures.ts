@@ -77,6 +77,24 @@ export async function serverNow(request: APIRequestContext): Promise<Date> {
   return new Date(((await response.json()) as { now: string }).now);
 }
 
+/**
+ * Holds the page's answers to requests matching `url` (each request still reaches the server at
+ * once) until the returned function is called, so what the page does before an answer comes, as a
+ * code typed before the answer to "send a new code", happens on every run.
+ */
+export async function holdAnswers(page: Page, url: string): Promise<() => void> {
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+  });
+  return release;
+}
+
 /** How many messages the outbox holds for a recipient now: `latestMessage` then waits for a newer one. */
 export interface OutboxMark {
   to: string;

@@ -3,6 +3,7 @@ import {
   baseUrl,
   bearer,
   expect,
+  holdAnswers,
   latestMessage,
   outboxMark,
   randomEmail,
@@ -115,15 +116,7 @@ test.describe('e-mail accounts', () => {
     expect((await page.request.post('/dev/clock', { data: { advanceSeconds: 61 } })).ok()).toBe(true);
     // The mail can come before the answer reaches the page: held here, so the new code is typed
     // first, and the answer must not empty the boxes.
-    let answer = (): void => {};
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    await page.route('**/api/users/requestotp?*', async (route) => {
-      const response = await route.fetch();
-      await answered;
-      await route.fulfill({ response });
-    });
+    const answer = await holdAnswers(page, '**/api/users/requestotp?*');
     const beforeResend = await outboxMark(page.request, email);
     await dialog.getByRole('button', { name: 'Resend code' }).click();
     const fresh = await latestMessage(page.request, email, beforeResend);

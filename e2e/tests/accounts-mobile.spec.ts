@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import {
   baseUrl,
   expect,
+  holdAnswers,
   latestMessage,
   outboxMark,
   randomMsisdn,
@@ -132,15 +133,7 @@ test.describe('mobile login', () => {
     await expect(newCode).toBeEnabled();
     // The text can come before the answer reaches the page: held here, so the new code is typed
     // first, and the answer must not empty the field (CI saw it do so).
-    let answer = (): void => {};
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    await page.route('**/api/users/requestotp?*', async (route) => {
-      const response = await route.fetch();
-      await answered;
-      await route.fulfill({ response });
-    });
+    const answer = await holdAnswers(page, '**/api/users/requestotp?*');
     const beforeResend = await outboxMark(page.request, msisdn);
     await newCode.click();
     const fresh = await latestMessage(page.request, msisdn, beforeResend);
